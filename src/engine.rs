@@ -1,0 +1,313 @@
+//! The protocol-agnostic engine: the current position and its history, the options, the
+//! transposition table, and the search thread. Protocols call `set_position`, `go`, `stop`,
+//! `ponderhit`; results come back through a `Listener`, never as text.
+//!
+//! Invariants: a failed `set_position` leaves the position untouched; every `go` produces
+//! exactly one `Listener::bestmove`, after `stop`/`ponderhit` in infinite or ponder mode;
+//! a new `go`, an option that touches the table, or `quit` first stops and joins the search.
+
+use crate::game::{Game, GameResult};
+use crate::search::{self, Control, Info, Limits, SearchParams, SearchResult, TranspositionTable};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+pub trait Listener<G: Game>: Send + Sync + 'static {
+    fn info(&self, root: &G, info: &Info<G::Move>);
+    fn bestmove(&self, root: &G, result: &SearchResult<G::Move>);
+}
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub hash_mib: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead: u64,
+    pub ponder: bool,
+    pub show_wdl: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mib: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead: 10,
+            ponder: false,
+            show_wdl: false,
+        }
+    }
+}
+
+/// Engine options as announced to the GUI: (name, declaration after the name).
+pub const ENGINE_OPTIONS: &[(&str, &str)] = &[
+    ("Hash", "type spin default 16 min 1 max 65536"),
+    ("Threads", "type spin default 1 min 1 max 256"),
+    ("MultiPV", "type spin default 1 min 1 max 256"),
+    ("Ponder", "type check default false"),
+    ("Move Overhead", "type spin default 10 min 0 max 5000"),
+    ("Clear Hash", "type button"),
+    ("UCI_ShowWDL", "type check default false"),
+];
+
+struct Running {
+    ctrl: Arc<Control>,
+    handle: JoinHandle<()>,
+}
+
+pub struct Engine<G: Game> {
+    start: G,
+    pos: G,
+    /// Hashes of the positions before `pos`, oldest first.
+    history: Vec<u64>,
+    pub options: Options,
+    tt: Arc<TranspositionTable>,
+    running: Option<Running>,
+}
+
+fn parse_spin(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
+    let v: u64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("option '{name}' expects a number, not '{value}'"))?;
+    if v < min || v > max {
+        return Err(format!(
+            "option '{name}' must be between {min} and {max}, not {v}"
+        ));
+    }
+    Ok(v)
+}
+
+fn parse_check(name: &str, value: &str) -> Result<bool, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!(
+            "option '{name}' expects true or false, not '{value}'"
+        )),
+    }
+}
+
+impl<G: Game> Engine<G> {
+    pub fn new(start: G) -> Self {
+        let options = Options::default();
+        Engine {
+            pos: start.clone(),
+            start,
+            history: Vec::new(),
+            tt: Arc::new(TranspositionTable::new(options.hash_mib)),
+            options,
+            running: None,
+        }
+    }
+
+    pub fn position(&self) -> &G {
+        &self.pos
+    }
+
+    pub fn history(&self) -> &[u64] {
+        &self.history
+    }
+
+    pub fn searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished())
+    }
+
+    /// Sets the position from a FEN (or the start) and a move list; all or nothing.
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
+        let mut pos = match fen {
+            None => self.start.clone(),
+            Some(f) => self.start.from_fen(f)?,
+        };
+        let mut history = Vec::with_capacity(moves.len());
+        let mut list = Vec::new();
+        for (i, text) in moves.iter().enumerate() {
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                return Err(format!("move {} '{text}': the game is already over", i + 1));
+            }
+            let mv = pos
+                .parse_move(text)
+                .map_err(|e| format!("move {} {e}", i + 1))?;
+            history.push(pos.hash());
+            pos.play(mv);
+        }
+        self.pos = pos;
+        self.history = history;
+        Ok(())
+    }
+
+    /// The result of the game at the current position, including repetition draws (threefold)
+    /// that the position alone cannot see.
+    pub fn game_result(&self) -> Option<GameResult> {
+        if let Some(r) = self.pos.result() {
+            return Some(r);
+        }
+        let reversible = self.pos.reversible_plies().min(self.history.len());
+        if reversible >= 4 {
+            let key = self.pos.hash();
+            let n = self.history.len();
+            let repeats = self.history[n - reversible..]
+                .iter()
+                .filter(|&&h| h == key)
+                .count();
+            if repeats >= 2 {
+                return Some(GameResult::Draw);
+            }
+        }
+        None
+    }
+
+    pub fn new_game(&mut self) {
+        self.stop_and_wait();
+        self.tt.clear();
+        self.pos = self.start.clone();
+        self.history.clear();
+    }
+
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let lname = name.trim().to_ascii_lowercase();
+        let value_of = || value.ok_or_else(|| format!("option '{name}' needs a value"));
+        match lname.as_str() {
+            "hash" => {
+                let mib = parse_spin(name, value_of()?, 1, 65536)? as usize;
+                self.stop_and_wait();
+                if mib != self.tt.size_mib() {
+                    // Free the old table before allocating the new one.
+                    self.tt = Arc::new(TranspositionTable::new(1));
+                    self.tt = Arc::new(TranspositionTable::new(mib));
+                }
+                self.options.hash_mib = mib;
+            }
+            "threads" => self.options.threads = parse_spin(name, value_of()?, 1, 256)? as usize,
+            "multipv" => self.options.multipv = parse_spin(name, value_of()?, 1, 256)? as usize,
+            "move overhead" => self.options.move_overhead = parse_spin(name, value_of()?, 0, 5000)?,
+            "ponder" => self.options.ponder = parse_check(name, value_of()?)?,
+            "uci_showwdl" => self.options.show_wdl = parse_check(name, value_of()?)?,
+            "clear hash" => {
+                self.stop_and_wait();
+                self.tt.clear();
+            }
+            _ => {
+                let v = value.unwrap_or("");
+                let mut start = self.start.clone();
+                match start.set_option(name.trim(), v) {
+                    None => return Err(format!("unknown option '{}'", name.trim())),
+                    Some(Err(e)) => return Err(e),
+                    Some(Ok(())) => {
+                        let mut pos = self.pos.clone();
+                        let _ = pos.set_option(name.trim(), v);
+                        self.start = start;
+                        self.pos = pos;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts a search on the current position. Stops (and reports) a running one first.
+    pub fn go(
+        &mut self,
+        limits: Limits,
+        searchmoves: &[String],
+        listener: Arc<dyn Listener<G>>,
+    ) -> Result<(), String> {
+        let mut moves = Vec::new();
+        for text in searchmoves {
+            moves.push(
+                self.pos
+                    .parse_move(text)
+                    .map_err(|e| format!("searchmoves: {e}"))?,
+            );
+        }
+        self.stop_and_wait();
+        let params = SearchParams {
+            limits: limits.clone(),
+            searchmoves: moves,
+            multipv: self.options.multipv,
+            threads: self.options.threads,
+            move_overhead: self.options.move_overhead,
+        };
+        let ctrl = Arc::new(Control::new(
+            &limits,
+            self.pos.to_move(),
+            self.options.move_overhead,
+        ));
+        let root = self.pos.clone();
+        let history = self.history.clone();
+        let tt = Arc::clone(&self.tt);
+        let c = Arc::clone(&ctrl);
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let report = |info: &Info<G::Move>| listener.info(&root, info);
+                let result = search::search(&root, &history, &params, &tt, &c, &report);
+                while !c.released() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                listener.bestmove(&root, &result);
+            })
+            .map_err(|e| format!("cannot start the search thread: {e}"))?;
+        self.running = Some(Running { ctrl, handle });
+        Ok(())
+    }
+
+    /// Searches synchronously and returns the result (bench, `tabula play`, tests).
+    pub fn search_now(
+        &mut self,
+        limits: Limits,
+        report: &(dyn Fn(&Info<G::Move>) + Sync),
+    ) -> SearchResult<G::Move> {
+        self.stop_and_wait();
+        let params = SearchParams {
+            limits: limits.clone(),
+            searchmoves: Vec::new(),
+            multipv: self.options.multipv,
+            threads: self.options.threads,
+            move_overhead: self.options.move_overhead,
+        };
+        let ctrl = Control::new(&limits, self.pos.to_move(), self.options.move_overhead);
+        search::search(&self.pos, &self.history, &params, &self.tt, &ctrl, report)
+    }
+
+    pub fn stop(&self) {
+        if let Some(r) = &self.running {
+            r.ctrl
+                .stop
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    pub fn ponderhit(&self) {
+        if let Some(r) = &self.running {
+            r.ctrl.ponderhit();
+        }
+    }
+
+    /// Waits for a search to finish on its own (its limits), without stopping it.
+    pub fn wait(&mut self) {
+        if let Some(r) = self.running.take() {
+            let _ = r.handle.join();
+        }
+    }
+
+    pub fn stop_and_wait(&mut self) {
+        self.stop();
+        self.wait();
+    }
+
+    pub fn clear_hash(&self) {
+        self.tt.clear();
+    }
+}
+
+impl<G: Game> Drop for Engine<G> {
+    fn drop(&mut self) {
+        self.stop_and_wait();
+    }
+}

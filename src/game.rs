@@ -1,0 +1,171 @@
+//! The `Game` trait: everything the generic search, the protocol layer and the tools need to know
+//! about a two-player, perfect-information game — and nothing about how it is searched.
+//!
+//! Conventions every implementation keeps:
+//! - Positions are copy-make: the search clones a position and calls `play` on the clone.
+//! - `evaluate` and every `Outcome` are from the point of view of the side to move.
+//! - `move_key` is a non-zero `u16` that identifies a move within one position (0 means "none"
+//!   in the transposition table); `history_key` is below `HISTORY_SIZE`.
+//! - `hash` changes whenever the position or the side to move changes.
+
+use std::fmt::Debug;
+
+/// Size of the history-heuristic table; `Game::history_key` must stay below it.
+pub const HISTORY_SIZE: usize = 4096;
+
+/// The two players. `P1` moves first from the standard start (White, Black in Othello, Red,
+/// Horizontal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    P1,
+    P2,
+}
+
+impl Player {
+    pub fn index(self) -> usize {
+        match self {
+            Player::P1 => 0,
+            Player::P2 => 1,
+        }
+    }
+    pub fn other(self) -> Player {
+        match self {
+            Player::P1 => Player::P2,
+            Player::P2 => Player::P1,
+        }
+    }
+}
+
+/// A finished game, seen from the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Loss,
+    Draw,
+    Win,
+}
+
+/// A finished game, seen from outside (UGI `query result`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    P1Win,
+    P2Win,
+    Draw,
+}
+
+impl GameResult {
+    /// Converts an outcome for `to_move` into an absolute result.
+    pub fn from_outcome(outcome: Outcome, to_move: Player) -> GameResult {
+        match (outcome, to_move) {
+            (Outcome::Draw, _) => GameResult::Draw,
+            (Outcome::Win, Player::P1) | (Outcome::Loss, Player::P2) => GameResult::P1Win,
+            (Outcome::Win, Player::P2) | (Outcome::Loss, Player::P1) => GameResult::P2Win,
+        }
+    }
+}
+
+/// A game-specific engine option (beyond the engine's own), as announced by `uci`/`ugi`.
+#[derive(Clone, Debug)]
+pub struct GameOption {
+    pub name: &'static str,
+    /// The UCI option declaration after the name, e.g. `type check default false`.
+    pub declaration: &'static str,
+}
+
+pub trait Game: Clone + Send + Sync + 'static {
+    type Move: Copy + Eq + Send + Sync + Debug + 'static;
+
+    /// Short lower-case name (`chess`, `othello`, ...).
+    const NAME: &'static str;
+    /// Whether the search may try a null move (the game has a meaningful "pass").
+    const NULL_MOVE: bool = false;
+    /// Margin per ply of depth for reverse futility pruning, in evaluation units; 0 disables it.
+    const FUTILITY_MARGIN: i32 = 0;
+
+    fn to_move(&self) -> Player;
+    /// All legal moves, into `out` (cleared first). A game whose side may have to pass returns
+    /// its pass move here; an empty list means the game is over (see `outcome_without_moves`).
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+    /// The moves quiescence search looks at (captures, promotions); none by default.
+    fn tactical_moves(&self, out: &mut Vec<Self::Move>) {
+        out.clear();
+    }
+    fn play(&mut self, mv: Self::Move);
+    /// Number of legal moves (perft's bulk count at the last ply).
+    fn count_moves(&self) -> u64 {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.len() as u64
+    }
+    /// The position after passing, when the game allows the search to try it here.
+    fn null_move(&self) -> Option<Self> {
+        None
+    }
+    fn hash(&self) -> u64;
+    /// A result known without generating moves (a four in a row, the 50-move rule, ...).
+    fn terminal(&self) -> Option<Outcome>;
+    /// The result when `legal_moves` is empty.
+    fn outcome_without_moves(&self) -> Outcome;
+    /// Static evaluation for the side to move (chess: centipawns).
+    fn evaluate(&self) -> i32;
+    fn in_check(&self) -> bool {
+        false
+    }
+    /// Captures and promotions: searched in quiescence, never reduced, no killers/history.
+    fn is_tactical(&self, _mv: Self::Move) -> bool {
+        false
+    }
+    /// Static ordering score of a move (MVV-LVA for captures, centre columns, corners...).
+    fn order_score(&self, _mv: Self::Move) -> i32 {
+        0
+    }
+    fn move_key(mv: Self::Move) -> u16;
+    fn history_key(&self, mv: Self::Move) -> usize;
+    /// How many plies back a repetition may be found (0: repetitions cannot happen).
+    fn reversible_plies(&self) -> usize {
+        0
+    }
+
+    /// Parses a move in this game's protocol notation and checks that it is legal here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+    /// Formats a legal move of this position in protocol notation.
+    fn format_move(&self, mv: Self::Move) -> String;
+    /// Parses a FEN; `self` supplies board dimensions and options.
+    fn from_fen(&self, fen: &str) -> Result<Self, String>;
+    fn fen(&self) -> String;
+    /// A human-readable board diagram for `d`.
+    fn diagram(&self) -> String;
+
+    /// Depth and FENs of this game's `bench` positions.
+    const BENCH_DEPTH: u32 = 1;
+    fn bench_fens() -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Game-specific options announced after the engine's own.
+    fn options() -> &'static [GameOption] {
+        &[]
+    }
+    /// Applies a game-specific option; `None` if the name is not one of this game's.
+    fn set_option(&mut self, _name: &str, _value: &str) -> Option<Result<(), String>> {
+        None
+    }
+
+    /// The outcome if the game is over.
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(o) = self.terminal() {
+            return Some(o);
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        if moves.is_empty() {
+            Some(self.outcome_without_moves())
+        } else {
+            None
+        }
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        self.outcome()
+            .map(|o| GameResult::from_outcome(o, self.to_move()))
+    }
+}

@@ -1,0 +1,373 @@
+//! Chess on top of `cozy-chess`: legal moves, FEN, zobrist hashing and Chess960 come from the
+//! crate; this module adds the draw rules, the UCI move notation (standard castling `e1g1` or
+//! king-takes-rook `e1h1` with `UCI_Chess960`), ordering scores and the evaluation.
+//!
+//! cozy-chess always represents castling as king-takes-rook; the conversion to the standard
+//! form happens only in `format_move`, and `parse_move` accepts both forms.
+
+mod eval;
+mod pst;
+
+use crate::game::{Game, GameOption, Outcome, Player};
+use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Rank, Square};
+
+pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[derive(Clone, Debug)]
+pub struct Chess {
+    pub board: Board,
+    pub chess960: bool,
+}
+
+impl Default for Chess {
+    fn default() -> Self {
+        Chess {
+            board: Board::default(),
+            chess960: false,
+        }
+    }
+}
+
+/// Piece values used for move ordering (MVV-LVA), indexed by `Piece as usize`.
+const ORDER_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 2000];
+
+impl Chess {
+    fn is_castle(&self, mv: Move) -> bool {
+        self.board.king(self.board.side_to_move()) == mv.from
+            && self.board.color_on(mv.to) == Some(self.board.side_to_move())
+    }
+
+    fn is_en_passant(&self, mv: Move) -> bool {
+        self.board.piece_on(mv.from) == Some(Piece::Pawn)
+            && mv.from.file() != mv.to.file()
+            && self.board.piece_on(mv.to).is_none()
+    }
+
+    fn is_capture(&self, mv: Move) -> bool {
+        self.board.color_on(mv.to) == Some(!self.board.side_to_move()) || self.is_en_passant(mv)
+    }
+
+    /// Neither side can ever mate: bare kings, a single minor piece, or only bishops that all
+    /// stand on squares of one colour.
+    pub fn insufficient_material(&self) -> bool {
+        let b = &self.board;
+        let heavy = b.pieces(Piece::Pawn) | b.pieces(Piece::Rook) | b.pieces(Piece::Queen);
+        if !heavy.is_empty() {
+            return false;
+        }
+        let knights = b.pieces(Piece::Knight);
+        let bishops = b.pieces(Piece::Bishop);
+        if knights.len() + bishops.len() <= 1 {
+            return true;
+        }
+        if knights.is_empty() {
+            let dark = BitBoard(0xAA55_AA55_AA55_AA55);
+            return (bishops & dark).is_empty() || (bishops & !dark).is_empty();
+        }
+        false
+    }
+
+    fn has_legal_move(&self) -> bool {
+        self.board.generate_moves(|_| true)
+    }
+
+    /// Converts a standard-notation castling move (`e1g1`) into cozy-chess's king-takes-rook.
+    fn castle_from_standard(&self, mv: Move) -> Option<Move> {
+        let us = self.board.side_to_move();
+        if mv.from != self.board.king(us) || mv.promotion.is_some() {
+            return None;
+        }
+        let back = Rank::First.relative_to(us);
+        if mv.to.rank() != back || mv.from.rank() != back {
+            return None;
+        }
+        let rights = self.board.castle_rights(us);
+        let rook_file = match mv.to.file() {
+            File::G => rights.short,
+            File::C => rights.long,
+            _ => None,
+        }?;
+        let castle = Move {
+            from: mv.from,
+            to: Square::new(rook_file, back),
+            promotion: None,
+        };
+        self.board.is_legal(castle).then_some(castle)
+    }
+}
+
+impl Game for Chess {
+    type Move = Move;
+    const NAME: &'static str = "chess";
+    const NULL_MOVE: bool = true;
+    const FUTILITY_MARGIN: i32 = 90;
+
+    fn to_move(&self) -> Player {
+        match self.board.side_to_move() {
+            Color::White => Player::P1,
+            Color::Black => Player::P2,
+        }
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        self.board.generate_moves(|pm| {
+            out.extend(pm);
+            false
+        });
+    }
+
+    fn tactical_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let b = &self.board;
+        let us = b.side_to_move();
+        let them = b.colors(!us);
+        let pawns = b.pieces(Piece::Pawn);
+        let promo_rank = Rank::Eighth.relative_to(us).bitboard();
+        let ep = b
+            .en_passant()
+            .map(|f| Square::new(f, Rank::Sixth.relative_to(us)).bitboard())
+            .unwrap_or(BitBoard::EMPTY);
+        b.generate_moves(|mut pm| {
+            let mut mask = them;
+            if pawns.has(pm.from) {
+                mask |= ep | promo_rank;
+            }
+            pm.to &= mask;
+            for mv in pm {
+                // Under-promotions without capture are quiet enough to skip in quiescence.
+                if matches!(mv.promotion, None | Some(Piece::Queen)) || them.has(mv.to) {
+                    out.push(mv);
+                }
+            }
+            false
+        });
+    }
+
+    fn count_moves(&self) -> u64 {
+        let mut n = 0;
+        self.board.generate_moves(|pm| {
+            n += pm.len() as u64;
+            false
+        });
+        n
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.board.play_unchecked(mv);
+    }
+
+    fn null_move(&self) -> Option<Self> {
+        // Zugzwang guard: only with a piece other than pawns and king.
+        let us = self.board.colors(self.board.side_to_move());
+        let minor_major =
+            self.board.occupied() ^ self.board.pieces(Piece::Pawn) ^ self.board.pieces(Piece::King);
+        if (us & minor_major).is_empty() {
+            return None;
+        }
+        self.board.null_move().map(|board| Chess {
+            board,
+            chess960: self.chess960,
+        })
+    }
+
+    fn hash(&self) -> u64 {
+        self.board.hash()
+    }
+
+    fn terminal(&self) -> Option<Outcome> {
+        if self.board.halfmove_clock() >= 100 {
+            if !self.board.checkers().is_empty() && !self.has_legal_move() {
+                return Some(Outcome::Loss);
+            }
+            return Some(Outcome::Draw);
+        }
+        if self.insufficient_material() {
+            return Some(Outcome::Draw);
+        }
+        None
+    }
+
+    fn outcome_without_moves(&self) -> Outcome {
+        if self.board.checkers().is_empty() {
+            Outcome::Draw
+        } else {
+            Outcome::Loss
+        }
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(&self.board)
+    }
+
+    fn in_check(&self) -> bool {
+        !self.board.checkers().is_empty()
+    }
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        mv.promotion == Some(Piece::Queen) || (self.is_capture(mv) && !self.is_castle(mv))
+    }
+
+    fn order_score(&self, mv: Move) -> i32 {
+        let attacker = self.board.piece_on(mv.from).map_or(0, |p| p as usize);
+        let mut score = 0;
+        if self.is_castle(mv) {
+            return 0;
+        }
+        if let Some(victim) = self.board.piece_on(mv.to) {
+            score += ORDER_VALUE[victim as usize] * 16 - ORDER_VALUE[attacker] / 10;
+        } else if self.is_en_passant(mv) {
+            score += ORDER_VALUE[0] * 16 - ORDER_VALUE[0] / 10;
+        }
+        if let Some(p) = mv.promotion {
+            score += ORDER_VALUE[p as usize] * 16;
+        }
+        score
+    }
+
+    fn move_key(mv: Move) -> u16 {
+        let promo = mv.promotion.map_or(0, |p| p as u16 + 1);
+        (mv.from as u16) | ((mv.to as u16) << 6) | (promo << 12)
+    }
+
+    fn history_key(&self, mv: Move) -> usize {
+        (mv.from as usize) * 64 + mv.to as usize
+    }
+
+    fn reversible_plies(&self) -> usize {
+        self.board.halfmove_clock() as usize
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, String> {
+        let mv: Move =
+            text.trim().to_ascii_lowercase().parse().map_err(|_| {
+                format!("'{text}' is not a move in UCI notation (e.g. e2e4, e7e8q)")
+            })?;
+        if self.board.is_legal(mv) {
+            // A literal king-takes-own-rook is castling in both modes.
+            return Ok(mv);
+        }
+        if let Some(castle) = self.castle_from_standard(mv) {
+            return Ok(castle);
+        }
+        Err(format!("'{text}' is not legal in {}", self.board))
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        if !self.chess960 && self.is_castle(mv) {
+            let file = if mv.to.file() > mv.from.file() {
+                File::G
+            } else {
+                File::C
+            };
+            let to = Square::new(file, mv.from.rank());
+            return format!("{}{}", mv.from, to);
+        }
+        mv.to_string()
+    }
+
+    fn from_fen(&self, fen: &str) -> Result<Self, String> {
+        let fen = fen.split_whitespace().collect::<Vec<_>>().join(" ");
+        // cozy-chess wants all six fields; accept the common four-field form too.
+        let fields = fen.split(' ').count();
+        let full = match fields {
+            4 => format!("{fen} 0 1"),
+            5 => format!("{fen} 1"),
+            _ => fen.clone(),
+        };
+        let board: Board = full
+            .parse()
+            .map_err(|e| format!("invalid FEN '{fen}': {e}"))?;
+        Ok(Chess {
+            board,
+            chess960: self.chess960,
+        })
+    }
+
+    fn fen(&self) -> String {
+        if self.chess960 {
+            format!("{:#}", self.board)
+        } else {
+            self.board.to_string()
+        }
+    }
+
+    fn diagram(&self) -> String {
+        let mut s = String::from("\n +---+---+---+---+---+---+---+---+\n");
+        for rank in Rank::ALL.iter().rev() {
+            for file in File::ALL {
+                let sq = Square::new(file, *rank);
+                let c = match (self.board.piece_on(sq), self.board.color_on(sq)) {
+                    (Some(p), Some(color)) => {
+                        let ch: char = p.into();
+                        if color == Color::White {
+                            ch.to_ascii_uppercase()
+                        } else {
+                            ch
+                        }
+                    }
+                    _ => ' ',
+                };
+                s.push_str(&format!(" | {c}"));
+            }
+            s.push_str(&format!(
+                " | {}\n +---+---+---+---+---+---+---+---+\n",
+                *rank as usize + 1
+            ));
+        }
+        s.push_str("   a   b   c   d   e   f   g   h\n\n");
+        s.push_str(&format!("Fen: {}\nKey: {:016X}\n", self.fen(), self.hash()));
+        let checkers: Vec<String> = self
+            .board
+            .checkers()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        s.push_str(&format!("Checkers: {}", checkers.join(" ")));
+        s
+    }
+
+    const BENCH_DEPTH: u32 = 10;
+    fn bench_fens() -> &'static [&'static str] {
+        BENCH_FENS
+    }
+
+    fn options() -> &'static [GameOption] {
+        &[GameOption {
+            name: "UCI_Chess960",
+            declaration: "type check default false",
+        }]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
+        if !name.eq_ignore_ascii_case("UCI_Chess960") {
+            return None;
+        }
+        Some(match value.to_ascii_lowercase().as_str() {
+            "true" => {
+                self.chess960 = true;
+                Ok(())
+            }
+            "false" => {
+                self.chess960 = false;
+                Ok(())
+            }
+            _ => Err(format!("UCI_Chess960 expects true or false, not '{value}'")),
+        })
+    }
+}
+
+/// Bench positions: the start, the standard perft positions, and a few quiet middlegames
+/// and endgames.
+const BENCH_FENS: &[&str] = &[
+    STARTPOS,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+    "2r3k1/pp3ppp/4p3/3pP3/3P1P2/1P3K2/P6P/2R5 w - - 0 30",
+    "6k1/5pp1/7p/8/3K4/8/5PPP/8 w - - 0 40",
+    "r1b2rk1/2q1b1pp/p2ppn2/1p6/3QP3/1BN1B3/PPP3PP/R4RK1 w - - 0 15",
+];

@@ -1,0 +1,3 @@
+//! The games tabula plays. Each submodule owns its rules, notation and evaluation.
+
+pub mod chess;

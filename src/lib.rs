@@ -1,0 +1,10 @@
+//! tabula: one engine process for chess, Othello, Connect Four and Domineering, driven over
+//! UCI/UGI/NBoard. See README.md and protocol/ for the outside view, ../DESIGN for the inside.
+
+pub mod bench;
+pub mod engine;
+pub mod game;
+pub mod games;
+pub mod perft;
+pub mod protocol;
+pub mod search;

@@ -1,0 +1,323 @@
+//! The protocol layer: one I/O loop for every game and dialect. The main thread reads stdin
+//! line by line and never blocks on the search (which runs on its own thread), so `isready`
+//! is answered at once; only this layer turns engine events into text.
+//!
+//! The first line chooses the dialect (`uci` or `ugi`); before that, chess defaults to UCI
+//! and the other games to UGI. EOF means `quit`.
+
+pub mod command;
+mod output;
+
+pub use output::Output;
+
+use crate::engine::{ENGINE_OPTIONS, Engine, Listener};
+use crate::game::{Game, GameResult, Player};
+use crate::search::{Info, Limits, SearchResult, mate_plies};
+use command::{Command, Query};
+use log::{debug, warn};
+use std::io::BufRead;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Uci,
+    Ugi,
+}
+
+pub const ENGINE_NAME: &str = concat!("tabula ", env!("CARGO_PKG_VERSION"));
+pub const AUTHOR: &str = "the tabula developers";
+
+/// Formats search events for one dialect and writes them.
+struct Printer {
+    out: Output,
+    dialect: Dialect,
+    show_wdl: bool,
+    debug: Arc<AtomicBool>,
+}
+
+/// Win/draw/loss per mille for a score (a logistic model; a pawn up is about 60% wins).
+pub fn wdl(score: i32) -> (u32, u32, u32) {
+    if let Some(p) = mate_plies(score) {
+        return if p > 0 { (1000, 0, 0) } else { (0, 0, 1000) };
+    }
+    let f = |s: f64| 1.0 / (1.0 + (-(s - 200.0) / 80.0).exp());
+    let w = (f(score as f64) * 1000.0).round() as u32;
+    let l = (f(-(score as f64)) * 1000.0).round() as u32;
+    (w, 1000 - w - l, l)
+}
+
+impl Printer {
+    fn score(&self, score: i32) -> String {
+        match mate_plies(score) {
+            Some(p) => match self.dialect {
+                Dialect::Ugi => format!("mate {p}"),
+                Dialect::Uci => {
+                    let moves = if p > 0 { (p + 1) / 2 } else { -((-p) / 2) };
+                    format!("mate {moves}")
+                }
+            },
+            None => format!("cp {score}"),
+        }
+    }
+}
+
+pub fn format_pv<G: Game>(root: &G, pv: &[G::Move]) -> String {
+    let mut pos = root.clone();
+    let mut parts = Vec::with_capacity(pv.len());
+    for &m in pv {
+        parts.push(pos.format_move(m));
+        pos.play(m);
+    }
+    parts.join(" ")
+}
+
+impl<G: Game> Listener<G> for Printer {
+    fn info(&self, root: &G, info: &Info<G::Move>) {
+        let mut line = format!(
+            "info depth {} seldepth {} multipv {} score {}",
+            info.depth,
+            info.seldepth,
+            info.multipv,
+            self.score(info.score)
+        );
+        match info.bound {
+            Some(crate::search::Bound::Lower) => line.push_str(" lowerbound"),
+            Some(crate::search::Bound::Upper) => line.push_str(" upperbound"),
+            _ => {}
+        }
+        if self.show_wdl {
+            let (w, d, l) = wdl(info.score);
+            line.push_str(&format!(" wdl {w} {d} {l}"));
+        }
+        line.push_str(&format!(
+            " nodes {} nps {} hashfull {} time {}",
+            info.nodes, info.nps, info.hashfull, info.time_ms
+        ));
+        if !info.pv.is_empty() {
+            line.push_str(" pv ");
+            line.push_str(&format_pv(root, &info.pv));
+        }
+        self.out.line(&line);
+    }
+
+    fn bestmove(&self, root: &G, result: &SearchResult<G::Move>) {
+        let line = match result.best {
+            None => "bestmove 0000".to_string(),
+            Some(best) => {
+                let mut s = format!("bestmove {}", root.format_move(best));
+                if let Some(p) = result.ponder {
+                    let mut child = root.clone();
+                    child.play(best);
+                    s.push_str(&format!(" ponder {}", child.format_move(p)));
+                }
+                s
+            }
+        };
+        if self.debug.load(Relaxed) {
+            self.out.line(&format!(
+                "info string search done: depth {} nodes {}",
+                result.depth, result.nodes
+            ));
+        }
+        self.out.line(&line);
+    }
+}
+
+fn ms(v: Option<i64>) -> Option<u64> {
+    v.map(|x| x.max(0) as u64)
+}
+
+pub fn limits_from(go: &command::Go) -> Limits {
+    Limits {
+        depth: go.depth,
+        nodes: go.nodes,
+        mate: go.mate,
+        movetime: ms(go.movetime),
+        time: [ms(go.time[0]), ms(go.time[1])],
+        inc: [ms(go.inc[0]).unwrap_or(0), ms(go.inc[1]).unwrap_or(0)],
+        movestogo: go.movestogo.filter(|&m| m > 0),
+        infinite: go.infinite,
+        ponder: go.ponder,
+    }
+}
+
+/// The protocol session: engine state plus the chosen dialect.
+pub struct Session<G: Game> {
+    engine: Engine<G>,
+    out: Output,
+    dialect: Option<Dialect>,
+    debug: Arc<AtomicBool>,
+}
+
+impl<G: Game> Session<G> {
+    pub fn new(start: G, out: Output) -> Self {
+        Session {
+            engine: Engine::new(start),
+            out,
+            dialect: None,
+            debug: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    fn dialect(&self) -> Dialect {
+        self.dialect.unwrap_or(if G::NAME == "chess" {
+            Dialect::Uci
+        } else {
+            Dialect::Ugi
+        })
+    }
+
+    fn error(&self, msg: &str) {
+        warn!("{msg}");
+        self.out.line(&format!("info string error: {msg}"));
+    }
+
+    fn handshake(&mut self, d: Dialect) {
+        self.dialect = Some(d);
+        self.out.line(&format!("id name {ENGINE_NAME}"));
+        self.out.line(&format!("id author {AUTHOR}"));
+        for (name, decl) in ENGINE_OPTIONS {
+            self.out.line(&format!("option name {name} {decl}"));
+        }
+        for o in G::options() {
+            self.out
+                .line(&format!("option name {} {}", o.name, o.declaration));
+        }
+        self.out.line(match d {
+            Dialect::Uci => "uciok",
+            Dialect::Ugi => "ugiok",
+        });
+    }
+
+    /// Handles one input line. Returns false when the session should end.
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        debug!("< {line}");
+        match command::parse(line) {
+            Ok(None) => true,
+            Ok(Some(cmd)) => self.handle(cmd),
+            Err(e) => {
+                self.error(&e);
+                true
+            }
+        }
+    }
+
+    fn handle(&mut self, cmd: Command) -> bool {
+        match cmd {
+            Command::Uci => self.handshake(Dialect::Uci),
+            Command::Ugi => self.handshake(Dialect::Ugi),
+            Command::Debug(on) => self.debug.store(on, Relaxed),
+            Command::IsReady => self.out.line("readyok"),
+            Command::Register => {}
+            Command::NewGame => self.engine.new_game(),
+            Command::SetOption { name, value } => {
+                if let Err(e) = self.engine.set_option(&name, value.as_deref()) {
+                    self.error(&e);
+                }
+            }
+            Command::Position { fen, moves } => {
+                if let Err(e) = self.engine.set_position(fen.as_deref(), &moves) {
+                    self.error(&format!("position not changed: {e}"));
+                }
+            }
+            Command::Go(go) => {
+                if let Some(depth) = go.perft {
+                    self.perft(depth);
+                    return true;
+                }
+                let printer = Arc::new(Printer {
+                    out: self.out.clone(),
+                    dialect: self.dialect(),
+                    show_wdl: self.engine.options.show_wdl,
+                    debug: Arc::clone(&self.debug),
+                });
+                if let Err(e) = self.engine.go(limits_from(&go), &go.searchmoves, printer) {
+                    self.error(&e);
+                    // Every `go` gets a `bestmove`, even a rejected one.
+                    self.out.line("bestmove 0000");
+                }
+            }
+            Command::Stop => self.engine.stop(),
+            Command::PonderHit => self.engine.ponderhit(),
+            Command::Quit => return false,
+            Command::Query(q) => self.query(q),
+            Command::Display => self.out.line(&self.engine.position().diagram()),
+            Command::Eval => {
+                let pos = self.engine.position();
+                let e = pos.evaluate();
+                let white = if pos.to_move() == Player::P1 { e } else { -e };
+                self.out.line(&format!(
+                    "Final evaluation: {white} (from the first player's side), {e} (side to move)"
+                ));
+            }
+            Command::Bench(depth) => {
+                if self.engine.searching() {
+                    self.error("bench: not while searching");
+                } else {
+                    for l in crate::bench::run_game::<G>(self.engine.position(), depth) {
+                        self.out.line(&l);
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    fn query(&self, q: Query) {
+        let result = self.engine.game_result();
+        let answer = match q {
+            Query::P1Turn => (self.engine.position().to_move() == Player::P1).to_string(),
+            Query::GameOver => result.is_some().to_string(),
+            Query::Result => match result {
+                None => "none".into(),
+                Some(GameResult::P1Win) => "p1win".into(),
+                Some(GameResult::P2Win) => "p2win".into(),
+                Some(GameResult::Draw) => "draw".into(),
+            },
+        };
+        self.out.line(&format!("response {answer}"));
+    }
+
+    fn perft(&self, depth: u32) {
+        let pos = self.engine.position();
+        let start = std::time::Instant::now();
+        let mut total = 0;
+        for (m, n) in crate::perft::divide(pos, depth) {
+            self.out.line(&format!("{}: {n}", pos.format_move(m)));
+            total += n;
+        }
+        self.out.line("");
+        self.out.line(&format!("Nodes searched: {total}"));
+        debug!("perft {depth}: {total} in {:?}", start.elapsed());
+    }
+
+    pub fn quit(&mut self) {
+        self.engine.stop_and_wait();
+    }
+}
+
+/// Runs a protocol session on `input` until `quit` or EOF. Lines may be any length and
+/// need not be valid UTF-8 (invalid bytes are replaced, then rejected by the parser).
+pub fn run<G: Game>(start: G, input: impl BufRead, out: Output) {
+    let mut session = Session::new(start, out);
+    let mut input = input;
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf);
+                if !session.handle_line(&line) {
+                    break;
+                }
+            }
+            Err(e) => {
+                warn!("stdin: {e}");
+                break;
+            }
+        }
+    }
+    session.quit();
+}

@@ -1,0 +1,114 @@
+//! The generic search: iterative deepening with aspiration windows over principal-variation
+//! alpha-beta, for any `Game`. It never prints: progress goes to a callback as `Info` values,
+//! and the result is returned.
+//!
+//! Score convention: from the side to move; `MATE - n` means "mate (or a won end) in n plies
+//! from the root"; `DRAW` is 0. `|score| >= MATE_BOUND` marks a proven result.
+
+mod limits;
+mod tt;
+mod worker;
+
+pub use limits::{Control, Limits, budget};
+pub use tt::{Bound, TranspositionTable};
+
+use crate::game::Game;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use worker::Worker;
+
+pub type Score = i32;
+pub const INF: Score = 32001;
+pub const MATE: Score = 32000;
+pub const MAX_PLY: usize = 128;
+pub const MATE_BOUND: Score = MATE - MAX_PLY as Score;
+pub const MAX_DEPTH: u32 = 100;
+
+/// One line of search progress (one `info ... pv ...`).
+#[derive(Clone, Debug)]
+pub struct Info<M> {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub multipv: u32,
+    pub score: Score,
+    /// `Some(Lower)`: fail high (`lowerbound`); `Some(Upper)`: fail low.
+    pub bound: Option<Bound>,
+    pub nodes: u64,
+    pub nps: u64,
+    pub hashfull: u32,
+    pub time_ms: u64,
+    pub pv: Vec<M>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    pub best: Option<M>,
+    pub ponder: Option<M>,
+    pub score: Score,
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<M>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchParams<M> {
+    pub limits: Limits,
+    /// Only these root moves (UCI `searchmoves`); empty means all.
+    pub searchmoves: Vec<M>,
+    pub multipv: usize,
+    pub threads: usize,
+    pub move_overhead: u64,
+}
+
+impl<M> Default for SearchParams<M> {
+    fn default() -> Self {
+        SearchParams {
+            limits: Limits::default(),
+            searchmoves: Vec::new(),
+            multipv: 1,
+            threads: 1,
+            move_overhead: 10,
+        }
+    }
+}
+
+/// Plies to mate for a proven score, positive when the side to move wins.
+pub fn mate_plies(score: Score) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some(MATE - score)
+    } else if score <= -MATE_BOUND {
+        Some(-(MATE + score))
+    } else {
+        None
+    }
+}
+
+/// Runs a complete search on `threads` threads sharing `tt`. `history` holds the hashes of
+/// the positions before the root (oldest first) for repetition detection. Returns when the
+/// search is over; the caller decides when to hand the result over (`Control::released`).
+pub fn search<G: Game>(
+    root: &G,
+    history: &[u64],
+    params: &SearchParams<G::Move>,
+    tt: &TranspositionTable,
+    ctrl: &Control,
+    report: &(dyn Fn(&Info<G::Move>) + Sync),
+) -> SearchResult<G::Move> {
+    tt.new_search();
+    let threads = params.threads.max(1);
+    // Stops the helpers when the main thread is done, without touching `ctrl.stop` (which
+    // means "the client said stop").
+    let halt = AtomicBool::new(false);
+    let halt = &halt;
+    std::thread::scope(|scope| {
+        for id in 1..threads {
+            scope.spawn(move || {
+                let mut helper = Worker::new(root, history, params, tt, ctrl, halt, id);
+                helper.iterate(&|_| {});
+            });
+        }
+        let mut main = Worker::new(root, history, params, tt, ctrl, halt, 0);
+        let result = main.iterate(report);
+        halt.store(true, Relaxed);
+        result
+    })
+}
