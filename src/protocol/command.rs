@@ -310,8 +310,16 @@ fn expectation(cmd: &str) -> &'static str {
     }
 }
 
-fn command(i: &str) -> Res<'_, Command> {
-    terminated(alt((position, go, setoption, simple)), space0).parse(i)
+/// Parses a line that starts with the command `name`; dispatching on the name keeps error
+/// positions inside that command's grammar.
+fn command<'a>(name: &str, i: &'a str) -> Res<'a, Command> {
+    let body = match name {
+        "position" => position,
+        "go" => go,
+        "setoption" => setoption,
+        _ => simple,
+    };
+    terminated(body, space0).parse(i)
 }
 
 /// Parses one line (without its newline). Empty lines are `Ok(None)`.
@@ -336,7 +344,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         }
     }
     let name = rest_of_line.split([' ', '\t']).next().unwrap_or("");
-    match command(rest_of_line) {
+    match command(name, rest_of_line) {
         Ok((left, cmd)) => {
             let left = left.trim();
             let zero_arg = !matches!(

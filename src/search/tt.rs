@@ -48,10 +48,14 @@ impl TranspositionTable {
                 data: AtomicU64::new(0),
             })
             .collect();
-        TranspositionTable {
+        let tt = TranspositionTable {
             slots,
             generation: AtomicU8::new(0),
-        }
+        };
+        // Zeroed allocations are lazy; writing every slot now makes the memory resident here
+        // (before `readyok`) rather than during the first searches.
+        tt.clear();
+        tt
     }
 
     pub fn clear(&self) {

@@ -174,6 +174,20 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.root_moves.is_empty() {
             let score = self.root.outcome().map_or(0, |o| outcome_score(o, 0));
             self.flush_nodes();
+            if self.main() {
+                report(&Info {
+                    depth: 0,
+                    seldepth: 0,
+                    multipv: 1,
+                    score,
+                    bound: None,
+                    nodes: 0,
+                    nps: 0,
+                    hashfull: 0,
+                    time_ms: 0,
+                    pv: Vec::new(),
+                });
+            }
             return SearchResult {
                 best: None,
                 ponder: None,

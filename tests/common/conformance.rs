@@ -1,0 +1,106 @@
+//! The generic conformance test, run on every game: random playouts in which every legal move
+//! is played, the parent is left untouched (copy-make's "undo"), hashes follow the position,
+//! move and FEN strings round-trip, and terminal positions score right.
+
+use super::Rng;
+use tabula::game::{Game, GameResult, Outcome};
+
+pub fn check_position<G: Game>(pos: &G) {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    assert_eq!(
+        pos.count_moves(),
+        moves.len() as u64,
+        "count_moves at {}",
+        pos.fen()
+    );
+
+    // FEN round trip, hash included.
+    let fen = pos.fen();
+    let back = pos.from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    assert_eq!(back.fen(), fen);
+    assert_eq!(
+        back.hash(),
+        pos.hash(),
+        "hash after FEN round trip of {fen}"
+    );
+    assert_eq!(back.to_move(), pos.to_move());
+
+    let parent_hash = pos.hash();
+    for &m in &moves {
+        let text = pos.format_move(m);
+        let parsed = pos
+            .parse_move(&text)
+            .unwrap_or_else(|e| panic!("{fen}: {text}: {e}"));
+        assert_eq!(parsed, m, "{fen}: '{text}' does not round-trip");
+        assert_ne!(G::move_key(m), 0);
+        let mut child = pos.clone();
+        child.play(m);
+        assert_ne!(
+            child.hash(),
+            parent_hash,
+            "{fen}: {text} left the hash unchanged"
+        );
+        let again = child.from_fen(&child.fen()).expect("child fen");
+        assert_eq!(
+            again.hash(),
+            child.hash(),
+            "{fen}: {text}: incremental hash differs"
+        );
+    }
+    assert_eq!(
+        pos.hash(),
+        parent_hash,
+        "playing on a clone changed the parent"
+    );
+
+    // Tactical moves are legal moves.
+    let mut tactical = Vec::new();
+    pos.tactical_moves(&mut tactical);
+    for t in &tactical {
+        assert!(moves.contains(t), "{fen}: tactical move {t:?} is not legal");
+    }
+
+    // Terminal positions.
+    let outcome = pos.outcome();
+    if moves.is_empty() {
+        assert!(outcome.is_some(), "{fen}: no moves but no outcome");
+    }
+    if let Some(o) = pos.terminal() {
+        assert_eq!(outcome, Some(o));
+    }
+    if let Some(o) = outcome {
+        let r = pos.result().expect("result");
+        assert_eq!(r, GameResult::from_outcome(o, pos.to_move()));
+    }
+}
+
+/// Random playouts from `start`; returns the outcomes seen at the end of each playout.
+pub fn playouts<G: Game>(
+    start: &G,
+    games: usize,
+    max_plies: usize,
+    seed: u64,
+) -> Vec<Option<Outcome>> {
+    let mut rng = Rng(seed);
+    let mut ends = Vec::new();
+    let mut moves = Vec::new();
+    for _ in 0..games {
+        let mut pos = start.clone();
+        for _ in 0..max_plies {
+            check_position(&pos);
+            if pos.terminal().is_some() {
+                break;
+            }
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.below(moves.len())];
+            pos.play(m);
+        }
+        check_position(&pos);
+        ends.push(pos.outcome());
+    }
+    ends
+}

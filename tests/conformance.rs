@@ -1,0 +1,129 @@
+//! The generic conformance test (tests/common/conformance.rs) on every game.
+
+mod common;
+
+use common::conformance::{check_position, playouts};
+use cozy_chess::GameStatus;
+use tabula::game::{Game, Outcome};
+use tabula::games::chess::Chess;
+
+#[test]
+fn chess_random_playouts() {
+    let ends = playouts(&Chess::default(), 60, 300, 0x5eed);
+    // Random games do end: some by mate, most by draw rules.
+    assert!(ends.iter().any(|e| e.is_some()));
+}
+
+#[test]
+fn chess960_random_playouts() {
+    let template = Chess {
+        chess960: true,
+        ..Chess::default()
+    };
+    for fen in [
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w GBgb - 0 1",
+    ] {
+        let start = template.from_fen(fen).unwrap();
+        playouts(&start, 10, 200, 7);
+    }
+}
+
+/// Terminal positions of chess against cozy-chess's own status (an independent oracle for
+/// mate and stalemate) and the FIDE draw rules.
+#[test]
+fn chess_terminal_positions() {
+    let c = Chess::default();
+    let table: &[(&str, &str, Option<Outcome>)] = &[
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "fool's mate",
+            Some(Outcome::Loss),
+        ),
+        (
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "stalemate",
+            Some(Outcome::Draw),
+        ),
+        (
+            "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+            "bare kings",
+            Some(Outcome::Draw),
+        ),
+        (
+            "8/8/4k3/8/8/3KB3/8/8 w - - 0 1",
+            "king and bishop",
+            Some(Outcome::Draw),
+        ),
+        (
+            "8/8/4k3/8/8/3KN3/8/8 b - - 0 1",
+            "king and knight",
+            Some(Outcome::Draw),
+        ),
+        (
+            "8/8/1b2k3/8/8/3KB3/8/8 w - - 0 1",
+            "bishops on the same colour (b6, e3)",
+            Some(Outcome::Draw),
+        ),
+        (
+            "8/8/2b1k3/8/8/3KB3/8/8 w - - 0 1",
+            "bishops on opposite colours (c6, e3)",
+            None,
+        ),
+        ("8/8/4k3/8/8/3KNN2/8/8 w - - 0 1", "two knights", None),
+        (
+            "8/8/4k3/8/8/3K4/4P3/8 w - - 99 80",
+            "99 plies: not yet",
+            None,
+        ),
+        (
+            "8/8/4k3/8/8/3K4/4P3/8 w - - 100 80",
+            "50-move rule",
+            Some(Outcome::Draw),
+        ),
+        (
+            "7k/6Q1/6K1/8/8/8/8/8 b - - 100 80",
+            "mate on the 100th ply beats the 50-move rule",
+            Some(Outcome::Loss),
+        ),
+    ];
+    for &(fen, what, expected) in table {
+        let pos = c.from_fen(fen).expect(fen);
+        assert_eq!(pos.outcome(), expected, "{what}: {fen}");
+        check_position(&pos);
+        if pos.board.halfmove_clock() < 100 && !pos.insufficient_material() {
+            let oracle = match pos.board.status() {
+                GameStatus::Won => Some(Outcome::Loss),
+                GameStatus::Drawn => Some(Outcome::Draw),
+                GameStatus::Ongoing => None,
+            };
+            assert_eq!(pos.outcome(), oracle, "{what}: cozy-chess disagrees");
+        }
+    }
+}
+
+/// Both castling notations are accepted; the output follows UCI_Chess960.
+#[test]
+fn chess_castling_notation() {
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let std = Chess::default().from_fen(fen).unwrap();
+    let k960 = Chess {
+        chess960: true,
+        ..Chess::default()
+    }
+    .from_fen(fen)
+    .unwrap();
+    for pos in [&std, &k960] {
+        let a = pos.parse_move("e1g1").unwrap();
+        let b = pos.parse_move("e1h1").unwrap();
+        assert_eq!(a, b);
+        let q = pos.parse_move("E1C1").unwrap();
+        assert_eq!(q, pos.parse_move("e1a1").unwrap());
+    }
+    assert_eq!(std.format_move(std.parse_move("e1h1").unwrap()), "e1g1");
+    assert_eq!(k960.format_move(k960.parse_move("e1g1").unwrap()), "e1h1");
+    assert!(std.parse_move("e1f1").is_ok());
+    assert!(std.parse_move("e1e3").is_err());
+    assert!(std.parse_move("zz").is_err());
+    assert!(std.parse_move("").is_err());
+}

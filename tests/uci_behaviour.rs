@@ -1,0 +1,353 @@
+//! The protocol facts that GUIs and runners rely on, checked against the real binary:
+//! prompt `isready` and `stop` during a search, exactly one `bestmove` per `go`, EOF and
+//! `quit` mid-search, state kept across bad input, long lines, legal PVs, MultiPV,
+//! searchmoves, and a Hash option that really sizes the table.
+//!
+//! Latency bounds here are generous (a loaded CI machine); the measured figures are in the
+//! closing notes, taken on an idle machine.
+
+mod common;
+
+use common::{EngineProc, Rng};
+use std::time::{Duration, Instant};
+use tabula::game::Game;
+use tabula::games::chess::Chess;
+
+const T: Duration = Duration::from_secs(20);
+
+fn uci() -> EngineProc {
+    let mut e = EngineProc::start(&[]);
+    e.send("uci");
+    e.expect("uciok", T);
+    e
+}
+
+fn bestmoves(lines: &[String]) -> usize {
+    lines.iter().filter(|l| l.starts_with("bestmove")).count()
+}
+
+#[test]
+fn isready_and_stop_are_prompt_during_search() {
+    let mut e = uci();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("isready");
+    let (_, before) = e.expect("readyok", T);
+    assert!(
+        t.elapsed() < Duration::from_millis(1000),
+        "isready took {:?}",
+        t.elapsed()
+    );
+    assert_eq!(
+        bestmoves(&before),
+        0,
+        "no bestmove in infinite mode before stop"
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    e.send("stop");
+    let (best, _) = e.expect("bestmove", T);
+    assert!(
+        t.elapsed() < Duration::from_millis(1000),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    assert!(best.len() > "bestmove ".len());
+}
+
+#[test]
+fn every_go_gets_exactly_one_bestmove() {
+    let mut e = uci();
+    e.send("position startpos moves e2e4");
+    e.send("go infinite");
+    e.send("go depth 2"); // a second go stops and reports the first search
+    e.send("stop");
+    e.send("stop"); // stop with nothing running is harmless
+    e.send("go depth 1");
+    e.send("isready");
+    let (_, before) = e.expect("readyok", T);
+    std::thread::sleep(Duration::from_millis(300));
+    e.close_stdin();
+    let mut all = before;
+    all.extend(e.drain(T));
+    assert_eq!(bestmoves(&all), 3, "{all:?}");
+    assert_eq!(e.wait_exit(T), Some(0));
+}
+
+#[test]
+fn eof_and_quit_end_the_process_mid_search() {
+    for quit in [false, true] {
+        let mut e = uci();
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(200));
+        let t = Instant::now();
+        if quit {
+            e.send("quit");
+        } else {
+            e.close_stdin();
+        }
+        assert_eq!(e.wait_exit(Duration::from_secs(5)), Some(0));
+        assert!(
+            t.elapsed() < Duration::from_secs(2),
+            "exit took {:?}",
+            t.elapsed()
+        );
+    }
+}
+
+fn fen_of(e: &mut EngineProc) -> String {
+    e.send("d");
+    let (line, _) = e.expect("Fen: ", T);
+    line["Fen: ".len()..].to_string()
+}
+
+#[test]
+fn bad_input_never_changes_the_position() {
+    let mut e = uci();
+    e.send("position startpos moves d2d4 d7d5");
+    let good = fen_of(&mut e);
+    let bad: &[&[u8]] = &[
+        b"position startpos moves d2d4 d7d5 e1e8",
+        b"position fen rnbqkbnr/pppppppp w KQkq - 0 1",
+        b"position fen 9/8/8/8/8/8/8/8 w - - 0 1",
+        b"position",
+        b"position startpos moves e2e4 0000",
+        b"\xff\xfe\x00garbage\x01\x02",
+        b"position fen \xc3\x28 w - - 0 1",
+        b"go searchmoves a1a1 depth 1",
+    ];
+    for line in bad {
+        let mut l = line.to_vec();
+        l.push(b'\n');
+        e.send_bytes(&l);
+        let (err, _) = e.expect("info string error: ", T);
+        assert!(err.len() < 400, "error line is short: {err}");
+        assert_eq!(
+            fen_of(&mut e),
+            good,
+            "after {:?}",
+            String::from_utf8_lossy(line)
+        );
+    }
+    let long = format!("position startpos moves {}", "e2e4 ".repeat(2000));
+    e.send(&long);
+    e.expect("info string error: ", T);
+    assert_eq!(fen_of(&mut e), good);
+}
+
+#[test]
+fn a_600_ply_move_list_is_accepted() {
+    let mut rng = Rng(42);
+    let mut pos = Chess::default();
+    let mut moves = Vec::new();
+    let mut text = Vec::new();
+    let mut buf = Vec::new();
+    while text.len() < 600 {
+        pos.legal_moves(&mut buf);
+        // Avoid captures and pawn moves so the game cannot end before 600 plies... except
+        // by the 50-move rule, which only lets a GUI keep going (moves stay legal).
+        let quiet: Vec<_> = buf
+            .iter()
+            .copied()
+            .filter(|&m| !pos.is_tactical(m))
+            .collect();
+        let pick = if quiet.is_empty() { &buf } else { &quiet };
+        assert!(!pick.is_empty(), "playout ended early");
+        let m = pick[rng.below(pick.len())];
+        text.push(pos.format_move(m));
+        moves.push(m);
+        pos.play(m);
+    }
+    let mut e = uci();
+    e.send(&format!("position startpos moves {}", text.join(" ")));
+    assert_eq!(fen_of(&mut e), pos.fen());
+    e.send("go depth 3");
+    let (best, _) = e.expect("bestmove", T);
+    let mv = best.split_whitespace().nth(1).unwrap();
+    assert!(mv == "0000" || pos.parse_move(mv).is_ok(), "{best}");
+}
+
+/// Parses an info line's PV and checks every move is legal from `root`; returns the PV.
+fn legal_pv(root: &Chess, line: &str) -> Vec<String> {
+    let Some(idx) = line.find(" pv ") else {
+        return vec![];
+    };
+    let pv: Vec<String> = line[idx + 4..]
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    let mut pos = root.clone();
+    for m in &pv {
+        let mv = pos
+            .parse_move(m)
+            .unwrap_or_else(|e| panic!("illegal PV move {m} in {line}: {e}"));
+        pos.play(mv);
+    }
+    pv
+}
+
+#[test]
+fn pvs_are_legal_and_bestmove_is_the_last_pv_head() {
+    let fens = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+    ];
+    let mut e = uci();
+    for (i, fen) in fens.iter().enumerate() {
+        let root = Chess::default().from_fen(fen).unwrap();
+        e.send(&format!("position fen {fen}"));
+        let go = ["go movetime 300", "go depth 7", "go nodes 20000"][i];
+        e.send(go);
+        let (best, infos) = e.expect("bestmove", T);
+        let last = infos
+            .iter()
+            .rev()
+            .find(|l| l.contains(" pv "))
+            .expect("an info line with a pv");
+        for l in &infos {
+            legal_pv(&root, l);
+        }
+        let pv = legal_pv(&root, last);
+        let bm = best.split_whitespace().nth(1).unwrap();
+        assert_eq!(pv[0], bm, "{fen}: {last} / {best}");
+        if let Some(p) = best.split_whitespace().nth(3) {
+            let mut child = root.clone();
+            child.play(root.parse_move(bm).unwrap());
+            assert!(child.parse_move(p).is_ok(), "ponder move {p} illegal");
+        }
+    }
+}
+
+#[test]
+fn multipv_and_searchmoves() {
+    let mut e = uci();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 6");
+    let (_, infos) = e.expect("bestmove", T);
+    let d6: Vec<&String> = infos
+        .iter()
+        .filter(|l| l.starts_with("info depth 6 "))
+        .collect();
+    assert_eq!(d6.len(), 3, "{infos:?}");
+    let firsts: std::collections::HashSet<_> = d6
+        .iter()
+        .map(|l| l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap())
+        .collect();
+    assert_eq!(firsts.len(), 3, "three different lines: {d6:?}");
+    e.send("setoption name MultiPV value 1");
+    e.send("go depth 5 searchmoves a2a3 h2h4");
+    let (best, _) = e.expect("bestmove", T);
+    let bm = best.split_whitespace().nth(1).unwrap();
+    assert!(bm == "a2a3" || bm == "h2h4", "{best}");
+}
+
+#[test]
+fn nodes_depth_and_mate_limits() {
+    let mut e = uci();
+    e.send("position startpos");
+    e.send("go nodes 5000");
+    let (_, infos) = e.expect("bestmove", T);
+    let last = infos.iter().rev().find(|l| l.contains(" nodes ")).unwrap();
+    let nodes: u64 = last
+        .split(" nodes ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(nodes <= 5000 + 1024, "{last}");
+    e.send("go depth 4");
+    let (_, infos) = e.expect("bestmove", T);
+    assert!(infos.iter().any(|l| l.starts_with("info depth 4 ")));
+    assert!(!infos.iter().any(|l| l.starts_with("info depth 5 ")));
+    // Mate in 2: 1.Nf6+ gxf6 2.Bxf7# (Legal's mate pattern).
+    e.send("position fen r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1");
+    e.send("go mate 2");
+    let (best, infos) = e.expect("bestmove", T);
+    assert!(
+        infos.iter().any(|l| l.contains("score mate 2")),
+        "{infos:?}"
+    );
+    assert!(best.starts_with("bestmove "));
+}
+
+#[test]
+fn wdl_and_chess960_output() {
+    let mut e = uci();
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("setoption name UCI_Chess960 value true");
+    e.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1g1");
+    e.send("d");
+    let (fen, _) = e.expect("Fen: ", T);
+    assert!(fen.contains("R4RK1 b"), "castled: {fen}");
+    e.send("go depth 3");
+    let (_, infos) = e.expect("bestmove", T);
+    let line = infos
+        .iter()
+        .find(|l| l.contains(" wdl "))
+        .expect("wdl shown");
+    let w: Vec<u32> = line
+        .split(" wdl ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .take(3)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert_eq!(w.iter().sum::<u32>(), 1000);
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn hash_option_sizes_the_table() {
+    let mut e = uci();
+    e.send("isready");
+    e.expect("readyok", T);
+    let small = rss_kib(e.child.id());
+    e.send("setoption name Hash value 256");
+    e.send("isready");
+    e.expect("readyok", T);
+    let big = rss_kib(e.child.id());
+    assert!(big > small + 200 * 1024, "RSS {small} KiB -> {big} KiB");
+    e.send("setoption name Hash value 1");
+    e.send("isready");
+    e.expect("readyok", T);
+    let back = rss_kib(e.child.id());
+    assert!(
+        back < big - 200 * 1024,
+        "RSS {big} KiB -> {back} KiB after shrinking"
+    );
+}
+
+#[test]
+fn threads_search_and_report() {
+    let mut e = uci();
+    e.send("setoption name Threads value 2");
+    e.send("position startpos moves e2e4 c7c5");
+    e.send("go depth 9");
+    let (best, _) = e.expect("bestmove", T);
+    let root = Chess::default()
+        .from_fen("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+        .unwrap();
+    assert!(
+        root.parse_move(best.split_whitespace().nth(1).unwrap())
+            .is_ok(),
+        "{best}"
+    );
+}
