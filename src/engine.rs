@@ -120,7 +120,7 @@ impl<G: Game> Engine<G> {
     pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
         let mut pos = match fen {
             None => self.start.clone(),
-            Some(f) => self.start.from_fen(f)?,
+            Some(f) => self.start.parse_fen(f)?,
         };
         let mut history = Vec::with_capacity(moves.len());
         let mut list = Vec::new();

@@ -130,7 +130,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Formats a legal move of this position in protocol notation.
     fn format_move(&self, mv: Self::Move) -> String;
     /// Parses a FEN; `self` supplies board dimensions and options.
-    fn from_fen(&self, fen: &str) -> Result<Self, String>;
+    fn parse_fen(&self, fen: &str) -> Result<Self, String>;
     fn fen(&self) -> String;
     /// A human-readable board diagram for `d`.
     fn diagram(&self) -> String;

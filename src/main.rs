@@ -66,7 +66,7 @@ fn init_log(file: Option<&std::path::Path>) -> Result<(), String> {
 
 fn perft<G: Game>(start: G, depth: u32, fen: Option<&str>, divide: bool) -> Result<(), String> {
     let pos = match fen {
-        Some(f) => start.from_fen(f)?,
+        Some(f) => start.parse_fen(f)?,
         None => start,
     };
     let t = std::time::Instant::now();

@@ -24,7 +24,7 @@ fn chess960_random_playouts() {
         "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
         "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w GBgb - 0 1",
     ] {
-        let start = template.from_fen(fen).unwrap();
+        let start = template.parse_fen(fen).unwrap();
         playouts(&start, 10, 200, 7);
     }
 }
@@ -88,7 +88,7 @@ fn chess_terminal_positions() {
         ),
     ];
     for &(fen, what, expected) in table {
-        let pos = c.from_fen(fen).expect(fen);
+        let pos = c.parse_fen(fen).expect(fen);
         assert_eq!(pos.outcome(), expected, "{what}: {fen}");
         check_position(&pos);
         if pos.board.halfmove_clock() < 100 && !pos.insufficient_material() {
@@ -106,12 +106,12 @@ fn chess_terminal_positions() {
 #[test]
 fn chess_castling_notation() {
     let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
-    let std = Chess::default().from_fen(fen).unwrap();
+    let std = Chess::default().parse_fen(fen).unwrap();
     let k960 = Chess {
         chess960: true,
         ..Chess::default()
     }
-    .from_fen(fen)
+    .parse_fen(fen)
     .unwrap();
     for pos in [&std, &k960] {
         let a = pos.parse_move("e1g1").unwrap();

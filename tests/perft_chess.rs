@@ -106,7 +106,7 @@ fn run(table: &[(&str, &str, u32, u64)], chess960: bool) {
         ..Chess::default()
     };
     for &(fen, what, depth, count) in table {
-        let pos = template.from_fen(fen).expect(fen);
+        let pos = template.parse_fen(fen).expect(fen);
         assert_eq!(perft(&pos, depth), count, "{what}: {fen} depth {depth}");
     }
 }
@@ -139,7 +139,7 @@ fn perft_shared_suite() {
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let mut parts = line.split(';');
         let fen = parts.next().unwrap().trim();
-        let pos = Chess::default().from_fen(fen).expect(fen);
+        let pos = Chess::default().parse_fen(fen).expect(fen);
         for p in parts {
             let mut it = p.split_whitespace();
             let depth: u32 = it.next().unwrap()[1..].parse().unwrap();

@@ -197,7 +197,7 @@ fn pvs_are_legal_and_bestmove_is_the_last_pv_head() {
     ];
     let mut e = uci();
     for (i, fen) in fens.iter().enumerate() {
-        let root = Chess::default().from_fen(fen).unwrap();
+        let root = Chess::default().parse_fen(fen).unwrap();
         e.send(&format!("position fen {fen}"));
         let go = ["go movetime 300", "go depth 7", "go nodes 20000"][i];
         e.send(go);
@@ -343,7 +343,7 @@ fn threads_search_and_report() {
     e.send("go depth 9");
     let (best, _) = e.expect("bestmove", T);
     let root = Chess::default()
-        .from_fen("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+        .parse_fen("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
         .unwrap();
     assert!(
         root.parse_move(best.split_whitespace().nth(1).unwrap())

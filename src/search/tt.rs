@@ -158,7 +158,7 @@ impl TranspositionTable {
     }
 
     pub fn size_mib(&self) -> usize {
-        self.slots.len() * SLOT_BYTES >> 20
+        (self.slots.len() * SLOT_BYTES) >> 20
     }
 }
 

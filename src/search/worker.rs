@@ -217,7 +217,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     break;
                 }
                 // Keep the lines already chosen in this iteration in front.
-                self.root_moves[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
             }
             if self.stopped {
                 break;
@@ -279,7 +279,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let score = self.root_moves[0].score;
         if let Some(mate) = limits.mate
             && score >= MATE_BOUND
-            && MATE - score <= 2 * mate as Score - 1
+            && MATE - score < 2 * mate as Score
         {
             return true;
         }
@@ -311,7 +311,7 @@ impl<'a, G: Game> Worker<'a, G> {
             if self.stopped {
                 return;
             }
-            self.root_moves[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+            self.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
             if score <= alpha {
                 self.root_moves[pv_idx].bound = Some(Bound::Upper);
                 beta = (alpha + beta) / 2;

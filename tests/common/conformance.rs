@@ -17,7 +17,7 @@ pub fn check_position<G: Game>(pos: &G) {
 
     // FEN round trip, hash included.
     let fen = pos.fen();
-    let back = pos.from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let back = pos.parse_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     assert_eq!(back.fen(), fen);
     assert_eq!(
         back.hash(),
@@ -41,7 +41,7 @@ pub fn check_position<G: Game>(pos: &G) {
             parent_hash,
             "{fen}: {text} left the hash unchanged"
         );
-        let again = child.from_fen(&child.fen()).expect("child fen");
+        let again = child.parse_fen(&child.fen()).expect("child fen");
         assert_eq!(
             again.hash(),
             child.hash(),

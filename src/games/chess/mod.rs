@@ -13,19 +13,10 @@ use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Rank, Square};
 
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Chess {
     pub board: Board,
     pub chess960: bool,
-}
-
-impl Default for Chess {
-    fn default() -> Self {
-        Chess {
-            board: Board::default(),
-            chess960: false,
-        }
-    }
 }
 
 /// Piece values used for move ordering (MVV-LVA), indexed by `Piece as usize`.
@@ -266,7 +257,7 @@ impl Game for Chess {
         mv.to_string()
     }
 
-    fn from_fen(&self, fen: &str) -> Result<Self, String> {
+    fn parse_fen(&self, fen: &str) -> Result<Self, String> {
         let fen = fen.split_whitespace().collect::<Vec<_>>().join(" ");
         // cozy-chess wants all six fields; accept the common four-field form too.
         let fields = fen.split(' ').count();
