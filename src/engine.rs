@@ -92,6 +92,7 @@ fn parse_check(name: &str, value: &str) -> Result<bool, String> {
 impl<G: Game> Engine<G> {
     pub fn new(start: G) -> Self {
         let options = Options::default();
+        start.warm_up();
         Engine {
             pos: start.clone(),
             start,

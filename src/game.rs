@@ -63,6 +63,17 @@ impl GameResult {
     }
 }
 
+/// An exact result found by a game's own solver, in search units (see `search::MATE`).
+#[derive(Clone, Debug)]
+pub struct Solved<M> {
+    /// From the side to move: `MATE - n` a win in n plies, `-(MATE - n)` a loss, 0 a draw.
+    pub score: i32,
+    pub best: M,
+    pub nodes: u64,
+    /// The game's own score convention, for `info string` (e.g. Connect Four's test-set score).
+    pub note: String,
+}
+
 /// A game-specific engine option (beyond the engine's own), as announced by `uci`/`ugi`.
 #[derive(Clone, Debug)]
 pub struct GameOption {
@@ -147,6 +158,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
     /// Applies a game-specific option; `None` if the name is not one of this game's.
     fn set_option(&mut self, _name: &str, _value: &str) -> Option<Result<(), String>> {
+        None
+    }
+
+    /// Prepares heavy tables (called before the first `readyok`).
+    fn warm_up(&self) {}
+
+    /// A game's exact solver, if it has one for this position: the result, or `None` when
+    /// `abort` returned true first (or the position is beyond the solver).
+    fn solve(&self, _abort: &dyn Fn() -> bool) -> Option<Solved<Self::Move>> {
         None
     }
 

@@ -1,4 +1,5 @@
-//! The `tabula` command line (clap). With no subcommand: the protocol loop on stdin/stdout.
+//! The `tabula` command line (clap). With no subcommand: the protocol loop on stdin/stdout
+//! for the game chosen with `--game`.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use log::error;
@@ -6,23 +7,45 @@ use std::io::Write;
 use std::process::ExitCode;
 use tabula::game::Game;
 use tabula::games::chess::Chess;
+use tabula::games::connect4::Connect4;
 use tabula::protocol::{self, Output};
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+/// Prints a line to stdout; a closed stdout (`tabula bench | head`) ends the process
+/// quietly instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        if writeln!(out, $($arg)*).and_then(|_| out.flush()).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+mod solve;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum GameKind {
     Chess,
+    Connect4,
 }
 
 #[derive(Parser, Debug)]
 #[command(
     name = "tabula",
     version,
-    about = "A game engine for chess (UCI), speaking UCI/UGI on stdin/stdout"
+    about = "A game engine for chess and Connect Four, speaking UCI/UGI on stdin/stdout"
 )]
 struct Cli {
     /// The game to play.
     #[arg(long, value_enum, default_value = "chess", global = true)]
     game: GameKind,
+    /// Connect Four: board width (columns).
+    #[arg(long, default_value_t = 7, global = true)]
+    width: u32,
+    /// Connect Four: board height (rows).
+    #[arg(long, default_value_t = 6, global = true)]
+    height: u32,
     /// Write the log (RUST_LOG level, default warn) to this file instead of stderr.
     #[arg(long, global = true)]
     log_file: Option<std::path::PathBuf>,
@@ -42,14 +65,19 @@ enum Cmd {
         #[arg(long)]
         divide: bool,
     },
-    /// Search fixed positions; prints the node signature and speed of each game.
+    /// Search fixed positions of every game; prints node signatures and speed.
     Bench {
         /// Search depth (default: each game's own).
         #[arg(long)]
         depth: Option<u32>,
-        /// Search threads (the signature is defined for 1).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+    },
+    /// Solve positions exactly (Connect Four: one digit string per line, optional expected score).
+    Solve {
+        /// Read positions from this file instead of stdin.
+        file: Option<std::path::PathBuf>,
+        /// Only win/draw/loss (-1/0/1) instead of the exact score.
+        #[arg(long)]
+        weak: bool,
     },
 }
 
@@ -73,7 +101,7 @@ fn perft<G: Game>(start: G, depth: u32, fen: Option<&str>, divide: bool) -> Resu
     let total = if divide {
         let mut total = 0;
         for (m, n) in tabula::perft::divide(&pos, depth) {
-            println!("{}: {n}", pos.format_move(m));
+            say!("{}: {n}", pos.format_move(m));
             total += n;
         }
         total
@@ -81,17 +109,42 @@ fn perft<G: Game>(start: G, depth: u32, fen: Option<&str>, divide: bool) -> Resu
         tabula::perft::perft_parallel(&pos, depth)
     };
     let ms = t.elapsed().as_millis() as u64;
-    println!("Nodes searched: {total}");
-    println!("time {ms} ms, {} nps", total * 1000 / ms.max(1));
+    say!("Nodes searched: {total}");
+    say!("time {ms} ms, {} nps", total * 1000 / ms.max(1));
     Ok(())
 }
 
-fn bench_all(depth: Option<u32>, threads: usize) -> Result<(), String> {
-    let _ = threads;
-    for l in tabula::bench::run_game(&Chess::default(), depth) {
-        println!("{l}");
+fn bench_all(depth: Option<u32>) -> Result<(), String> {
+    let mut lines = tabula::bench::run_game(&Chess::default(), depth);
+    lines.extend(tabula::bench::run_game(&Connect4::default(), depth));
+    lines.extend(tabula::games::connect4::bench_solver());
+    for l in lines {
+        say!("{l}");
     }
     Ok(())
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    let c4 = || Connect4::new(cli.width, cli.height);
+    match cli.command {
+        None => {
+            let stdin = std::io::stdin();
+            match cli.game {
+                GameKind::Chess => protocol::run(Chess::default(), stdin.lock(), Output::stdout()),
+                GameKind::Connect4 => protocol::run(c4()?, stdin.lock(), Output::stdout()),
+            }
+            Ok(())
+        }
+        Some(Cmd::Perft { depth, fen, divide }) => match cli.game {
+            GameKind::Chess => perft(Chess::default(), depth, fen.as_deref(), divide),
+            GameKind::Connect4 => perft(c4()?, depth, fen.as_deref(), divide),
+        },
+        Some(Cmd::Bench { depth }) => bench_all(depth),
+        Some(Cmd::Solve { file, weak }) => match cli.game {
+            GameKind::Connect4 => solve::connect4(c4()?, file.as_deref(), weak),
+            GameKind::Chess => Err("solve: chess has no exact solver; use --game connect4".into()),
+        },
+    }
 }
 
 fn main() -> ExitCode {
@@ -100,19 +153,7 @@ fn main() -> ExitCode {
         eprintln!("tabula: {e}");
         return ExitCode::FAILURE;
     }
-    let result = match cli.command {
-        None => {
-            let stdin = std::io::stdin();
-            match cli.game {
-                GameKind::Chess => protocol::run(Chess::default(), stdin.lock(), Output::stdout()),
-            }
-            Ok(())
-        }
-        Some(Cmd::Perft { depth, fen, divide }) => match cli.game {
-            GameKind::Chess => perft(Chess::default(), depth, fen.as_deref(), divide),
-        },
-        Some(Cmd::Bench { depth, threads }) => bench_all(depth, threads),
-    };
+    let result = run(cli);
     let _ = std::io::stdout().flush();
     match result {
         Ok(()) => ExitCode::SUCCESS,

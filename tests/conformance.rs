@@ -7,6 +7,21 @@ use cozy_chess::GameStatus;
 use tabula::game::{Game, Outcome};
 use tabula::games::chess::Chess;
 
+/// Every game's bench positions are valid positions of that game.
+#[test]
+fn bench_positions_parse() {
+    fn check<G: Game>(template: G) {
+        for fen in G::bench_fens() {
+            let p = template
+                .parse_fen(fen)
+                .unwrap_or_else(|e| panic!("{}: {e}", G::NAME));
+            check_position(&p);
+        }
+    }
+    check(Chess::default());
+    check(tabula::games::connect4::Connect4::default());
+}
+
 #[test]
 fn chess_random_playouts() {
     let ends = playouts(&Chess::default(), 60, 300, 0x5eed);

@@ -1,3 +1,4 @@
 //! The games tabula plays. Each submodule owns its rules, notation and evaluation.
 
 pub mod chess;
+pub mod connect4;

@@ -94,6 +94,9 @@ pub fn search<G: Game>(
     report: &(dyn Fn(&Info<G::Move>) + Sync),
 ) -> SearchResult<G::Move> {
     tt.new_search();
+    if let Some(result) = try_solver(root, params, ctrl, report) {
+        return result;
+    }
     let threads = params.threads.max(1);
     // Stops the helpers when the main thread is done, without touching `ctrl.stop` (which
     // means "the client said stop").
@@ -110,5 +113,48 @@ pub fn search<G: Game>(
         let result = main.iterate(report);
         halt.store(true, Relaxed);
         result
+    })
+}
+
+/// Runs the game's exact solver first when the search is bounded by time (or not at all),
+/// giving it 30% of the move's soft budget; `None` when the game has no solver, the
+/// search is depth- or node-limited, or the solver did not finish.
+fn try_solver<G: Game>(
+    root: &G,
+    params: &SearchParams<G::Move>,
+    ctrl: &Control,
+    report: &(dyn Fn(&Info<G::Move>) + Sync),
+) -> Option<SearchResult<G::Move>> {
+    let limits = &params.limits;
+    if limits.depth.is_some() || limits.nodes.is_some() || root.outcome().is_some() {
+        return None;
+    }
+    if !params.searchmoves.is_empty() {
+        return None;
+    }
+    let abort = || ctrl.stopped() || ctrl.past_soft(30);
+    let solved = root.solve(&abort)?;
+    ctrl.nodes.fetch_add(solved.nodes, Relaxed);
+    let time_ms = ctrl.elapsed_ms();
+    let plies = mate_plies(solved.score).map_or(1, |p| p.unsigned_abs().max(1));
+    report(&Info {
+        depth: plies,
+        seldepth: plies,
+        multipv: 1,
+        score: solved.score,
+        bound: None,
+        nodes: solved.nodes,
+        nps: solved.nodes * 1000 / time_ms.max(1),
+        hashfull: 0,
+        time_ms,
+        pv: vec![solved.best],
+    });
+    Some(SearchResult {
+        best: Some(solved.best),
+        ponder: None,
+        score: solved.score,
+        depth: plies,
+        nodes: solved.nodes,
+        pv: vec![solved.best],
     })
 }

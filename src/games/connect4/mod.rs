@@ -1,0 +1,434 @@
+//! Connect Four on any board with `width * (height + 1) <= 64` (standard 7x6): rules
+//! (`board`), the exact solver (`solver`), the heuristic evaluation (`eval`), notation.
+//!
+//! Notation: a move is a column letter `a`.. (`a` leftmost), either case on input. FEN: rows
+//! from top to bottom, `r` player 1 (moves first), `y` player 2, digits for empty runs, then
+//! the side to move `r|y` and the full-move number (1 at the start, +1 after each `y` move):
+//! the start of 7x6 is `7/7/7/7/7/7 r 1`.
+
+pub mod board;
+mod eval;
+pub mod solver;
+
+use crate::game::{Game, Outcome, Player, Solved};
+use crate::search::MATE;
+use board::{Board, Dims};
+use std::time::Instant;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Connect4 {
+    pub b: Board,
+}
+
+impl Default for Connect4 {
+    fn default() -> Self {
+        Connect4::new(7, 6).unwrap_or_else(|_| unreachable!("7x6 fits"))
+    }
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Connect4 {
+    pub fn new(width: u32, height: u32) -> Result<Connect4, String> {
+        Ok(Connect4 {
+            b: Board::new(Dims::new(width, height)?),
+        })
+    }
+
+    pub fn dims(&self) -> Dims {
+        self.b.dims
+    }
+
+    /// Plays a sequence of 1-based column digits (`4453`), the format of the published sets.
+    pub fn play_digits(&self, digits: &str) -> Result<Connect4, String> {
+        let mut pos = self.clone();
+        for (i, ch) in digits.chars().enumerate() {
+            let col = ch
+                .to_digit(10)
+                .filter(|&d| d >= 1 && d <= self.b.dims.width)
+                .ok_or_else(|| {
+                    format!(
+                        "character {} '{ch}' is not a column 1..{}",
+                        i + 1,
+                        self.b.dims.width
+                    )
+                })?
+                - 1;
+            if pos.b.over() {
+                return Err(format!("move {} '{ch}': the game is already over", i + 1));
+            }
+            if !pos.b.can_play(col) {
+                return Err(format!("move {} '{ch}': column {} is full", i + 1, col + 1));
+            }
+            pos.b.play_col(col);
+        }
+        Ok(pos)
+    }
+
+    /// Converts a solver score (test-set convention) to search units.
+    pub fn score_to_search(&self, s: i32) -> i32 {
+        let cells = self.b.dims.cells() as i32;
+        let moves = self.b.moves as i32;
+        if s > 0 {
+            let k = (cells + 1 - moves) / 2 - s + 1;
+            MATE - (2 * k - 1)
+        } else if s < 0 {
+            let k = (cells - moves) / 2 + s + 1;
+            -(MATE - 2 * k)
+        } else {
+            0
+        }
+    }
+
+    /// Exact scores of every column (None: full), or None if aborted.
+    pub fn analyze(&self, weak: bool, abort: &dyn Fn() -> bool) -> Option<(Vec<Option<i32>>, u64)> {
+        let mut s = solver::Solver::new(self.b.dims, solver::table(), abort);
+        let scores = s.analyze(&self.b, weak)?;
+        Some((scores, s.nodes))
+    }
+}
+
+impl Game for Connect4 {
+    type Move = u8;
+    const NAME: &'static str = "connect4";
+
+    fn to_move(&self) -> Player {
+        self.b.to_move()
+    }
+
+    fn legal_moves(&self, out: &mut Vec<u8>) {
+        out.clear();
+        if self.b.over() {
+            return;
+        }
+        for c in 0..self.b.dims.width {
+            if self.b.can_play(c) {
+                out.push(c as u8);
+            }
+        }
+    }
+
+    fn play(&mut self, mv: u8) {
+        self.b.play_col(mv as u32);
+    }
+
+    fn hash(&self) -> u64 {
+        mix(self.b.key())
+    }
+
+    fn terminal(&self) -> Option<Outcome> {
+        if self.b.won {
+            Some(Outcome::Loss)
+        } else if self.b.is_full() {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    fn outcome_without_moves(&self) -> Outcome {
+        Outcome::Draw
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(&self.b)
+    }
+
+    fn order_score(&self, mv: u8) -> i32 {
+        let w = self.b.dims.width as i32;
+        let centre = -(2 * mv as i32 - (w - 1)).abs();
+        let wins = if self.b.is_winning_move(mv as u32) {
+            1000
+        } else {
+            0
+        };
+        wins + centre
+    }
+
+    fn move_key(mv: u8) -> u16 {
+        mv as u16 + 1
+    }
+
+    fn history_key(&self, mv: u8) -> usize {
+        mv as usize * 64 + self.b.landing_row(mv as u32).unwrap_or(0) as usize
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u8, String> {
+        let t = text.trim().to_ascii_lowercase();
+        let w = self.b.dims.width;
+        let last = (b'a' + w as u8 - 1) as char;
+        let mut chars = t.chars();
+        let col = match (chars.next(), chars.next()) {
+            (Some(c @ 'a'..='z'), None) => c as u32 - 'a' as u32,
+            _ => return Err(format!("'{text}' is not a column (a..{last})")),
+        };
+        if col >= w {
+            return Err(format!("'{text}' is off the board (columns a..{last})"));
+        }
+        if self.b.over() {
+            return Err(format!("'{text}': the game is already over"));
+        }
+        if !self.b.can_play(col) {
+            return Err(format!("'{text}': column {t} is full"));
+        }
+        Ok(col as u8)
+    }
+
+    fn format_move(&self, mv: u8) -> String {
+        ((b'a' + mv) as char).to_string()
+    }
+
+    fn parse_fen(&self, fen: &str) -> Result<Self, String> {
+        let dims = self.b.dims;
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() < 2 || fields.len() > 3 {
+            return Err(format!(
+                "invalid FEN '{fen}': expected <rows> <r|y> [<move number>]"
+            ));
+        }
+        let rows: Vec<&str> = fields[0].split('/').collect();
+        if rows.len() != dims.height as usize {
+            return Err(format!(
+                "invalid FEN '{fen}': {} rows, the board has {}",
+                rows.len(),
+                dims.height
+            ));
+        }
+        let (mut p1, mut p2) = (0u64, 0u64);
+        for (i, row) in rows.iter().enumerate() {
+            let r = dims.height - 1 - i as u32;
+            let mut col = 0u32;
+            let mut digits = String::new();
+            let flush = |digits: &mut String, col: &mut u32| -> Result<(), String> {
+                if !digits.is_empty() {
+                    let n: u32 = digits
+                        .parse()
+                        .map_err(|_| format!("invalid FEN '{fen}': bad number"))?;
+                    if n == 0 || digits.starts_with('0') {
+                        return Err(format!(
+                            "invalid FEN '{fen}': empty run '{digits}' (1.. with no leading 0)"
+                        ));
+                    }
+                    *col += n;
+                    digits.clear();
+                }
+                Ok(())
+            };
+            for ch in row.chars() {
+                match ch {
+                    '0'..='9' => digits.push(ch),
+                    'r' | 'y' | 'R' | 'Y' => {
+                        flush(&mut digits, &mut col)?;
+                        if col >= dims.width {
+                            return Err(format!("invalid FEN '{fen}': row {} is too long", i + 1));
+                        }
+                        if ch.eq_ignore_ascii_case(&'r') {
+                            p1 |= dims.bit(col, r);
+                        } else {
+                            p2 |= dims.bit(col, r);
+                        }
+                        col += 1;
+                    }
+                    _ => {
+                        return Err(format!(
+                            "invalid FEN '{fen}': unexpected '{ch}' in row {}",
+                            i + 1
+                        ));
+                    }
+                }
+            }
+            flush(&mut digits, &mut col)?;
+            if col != dims.width {
+                return Err(format!(
+                    "invalid FEN '{fen}': row {} has {col} cells, not {}",
+                    i + 1,
+                    dims.width
+                ));
+            }
+        }
+        let mask = p1 | p2;
+        // Gravity: every stone stands on the bottom or on another stone.
+        if (mask & !dims.bottom()) & !(mask << 1) != 0 {
+            return Err(format!(
+                "invalid FEN '{fen}': a stone floats above an empty cell"
+            ));
+        }
+        let (n1, n2) = (p1.count_ones(), p2.count_ones());
+        let side = match fields[1] {
+            "r" | "R" => Player::P1,
+            "y" | "Y" => Player::P2,
+            s => {
+                return Err(format!(
+                    "invalid FEN '{fen}': side to move '{s}' is not r or y"
+                ));
+            }
+        };
+        let consistent = match side {
+            Player::P1 => n1 == n2,
+            Player::P2 => n1 == n2 + 1,
+        };
+        if !consistent {
+            return Err(format!(
+                "invalid FEN '{fen}': {n1} red and {n2} yellow stones with {} to move",
+                fields[1]
+            ));
+        }
+        if let Some(n) = fields.get(2) {
+            let n: u32 = n
+                .parse()
+                .map_err(|_| format!("invalid FEN '{fen}': move number '{n}'"))?;
+            if n != (n1 + n2) / 2 + 1 {
+                return Err(format!(
+                    "invalid FEN '{fen}': move number {n} does not match {} stones",
+                    n1 + n2
+                ));
+            }
+        }
+        let (current, opponent) = match side {
+            Player::P1 => (p1, p2),
+            Player::P2 => (p2, p1),
+        };
+        if board::has_four(dims, current) {
+            return Err(format!(
+                "invalid FEN '{fen}': the side to move already has four in a row"
+            ));
+        }
+        Ok(Connect4 {
+            b: Board {
+                dims,
+                current,
+                mask,
+                moves: n1 + n2,
+                won: board::has_four(dims, opponent),
+            },
+        })
+    }
+
+    fn fen(&self) -> String {
+        let dims = self.b.dims;
+        let (p1, p2) = self.b.stones();
+        let mut rows = Vec::new();
+        for r in (0..dims.height).rev() {
+            let mut s = String::new();
+            let mut empty = 0;
+            for c in 0..dims.width {
+                let bit = dims.bit(c, r);
+                let ch = if p1 & bit != 0 {
+                    'r'
+                } else if p2 & bit != 0 {
+                    'y'
+                } else {
+                    empty += 1;
+                    continue;
+                };
+                if empty > 0 {
+                    s.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                s.push(ch);
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            rows.push(s);
+        }
+        let side = if self.b.to_move() == Player::P1 {
+            'r'
+        } else {
+            'y'
+        };
+        format!("{} {side} {}", rows.join("/"), self.b.moves / 2 + 1)
+    }
+
+    fn diagram(&self) -> String {
+        let dims = self.b.dims;
+        let (p1, p2) = self.b.stones();
+        let letters: String = (0..dims.width)
+            .map(|c| format!(" {}", (b'a' + c as u8) as char))
+            .collect();
+        let mut s = format!("\n{letters}\n");
+        for r in (0..dims.height).rev() {
+            s.push('|');
+            for c in 0..dims.width {
+                let bit = dims.bit(c, r);
+                s.push(if p1 & bit != 0 {
+                    'r'
+                } else if p2 & bit != 0 {
+                    'y'
+                } else {
+                    '.'
+                });
+                s.push('|');
+            }
+            s.push('\n');
+        }
+        s.push_str(&format!("\nFen: {}\nKey: {:016X}", self.fen(), self.hash()));
+        s
+    }
+
+    const BENCH_DEPTH: u32 = 14;
+    fn bench_fens() -> &'static [&'static str] {
+        &[
+            "7/7/7/7/7/7 r 1",
+            "7/7/7/7/3y3/3r3 r 2",
+            "7/7/7/7/2yy3/2rr3 r 3",
+            "7/7/7/7/3y3/2yrrr1 y 3",
+            "7/7/7/7/3rrr1/2ryyy1 y 4",
+        ]
+    }
+
+    fn warm_up(&self) {
+        let _ = solver::table();
+    }
+
+    fn solve(&self, abort: &dyn Fn() -> bool) -> Option<Solved<u8>> {
+        let (scores, nodes) = self.analyze(false, abort)?;
+        let centre = self.b.dims.width as i32 - 1;
+        let (best, score) = scores
+            .iter()
+            .enumerate()
+            .filter_map(|(c, s)| s.map(|s| (c as u8, s)))
+            .max_by_key(|&(c, s)| (s, -(2 * c as i32 - centre).abs()))?;
+        Some(Solved {
+            score: self.score_to_search(score),
+            best,
+            nodes,
+            note: format!("solved: score {score} (test-set convention)"),
+        })
+    }
+}
+
+/// Solver bench: a few fixed positions solved exactly with a cleared table; the node count is
+/// part of the bench signature.
+pub fn bench_solver() -> Vec<String> {
+    // The first two positions of Pascal Pons's published Test_L2_R2 and Test_L3_R1 sets.
+    const POSITIONS: &[&str] = &[
+        "274552224131661",
+        "5455174361263362",
+        "2252576253462244111563365343671351441",
+        "7422341735647741166133573473242566",
+    ];
+    let start = Instant::now();
+    let mut nodes = 0;
+    for p in POSITIONS {
+        solver::table().clear();
+        if let Ok(pos) = Connect4::default().play_digits(p) {
+            let mut s = solver::Solver::new(pos.dims(), solver::table(), &|| false);
+            let _ = s.solve(&pos.b, false);
+            nodes += s.nodes;
+        }
+    }
+    let ms = start.elapsed().as_millis() as u64;
+    vec![
+        format!(
+            "connect4-solver: {} positions: {nodes} nodes in {ms} ms, {} nps",
+            POSITIONS.len(),
+            nodes * 1000 / ms.max(1)
+        ),
+        format!("signature connect4-solver {nodes}"),
+    ]
+}

@@ -1,0 +1,262 @@
+//! The Connect Four solver: the exact game-theoretic score of a position in the convention of
+//! the published test sets — positive when the side to move wins, `(cells + 1 - moves) / 2`
+//! for a win with its next stone, one less for each later stone; 0 a draw; negative a loss.
+//!
+//! Method (after Pascal Pons's published solver): negamax with alpha-beta on null windows
+//! inside a binary search on the score; moves that hand the opponent an immediate win are
+//! never generated; moves ordered by the threats they create, centre columns first; a
+//! transposition table of bounds. `weak` narrows the search to win/draw/loss.
+//!
+//! Table entry: the full key, and a byte `v`: 0 empty, up to `MAX - MIN + 1` an upper bound
+//! `v + MIN - 1`, above that a lower bound `v + 2 MIN - MAX - 2` (see `encode_*`).
+
+use super::board::{Board, Dims, winning_cells};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+
+pub struct SolverTable {
+    keys: Vec<AtomicU64>,
+    values: Vec<AtomicU8>,
+}
+
+/// Prime number of entries (~64 MiB).
+const TABLE_SIZE: usize = (1 << 23) + 9;
+
+impl SolverTable {
+    fn new(size: usize) -> SolverTable {
+        let t = SolverTable {
+            keys: (0..size).map(|_| AtomicU64::new(0)).collect(),
+            values: (0..size).map(|_| AtomicU8::new(0)).collect(),
+        };
+        t.clear();
+        t
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key % self.keys.len() as u64) as usize
+    }
+
+    fn get(&self, key: u64) -> u8 {
+        let i = self.slot(key);
+        if self.keys[i].load(Relaxed) == key {
+            self.values[i].load(Relaxed)
+        } else {
+            0
+        }
+    }
+
+    fn put(&self, key: u64, value: u8) {
+        let i = self.slot(key);
+        self.keys[i].store(key, Relaxed);
+        self.values[i].store(value, Relaxed);
+    }
+
+    pub fn clear(&self) {
+        for (k, v) in self.keys.iter().zip(&self.values) {
+            k.store(0, Relaxed);
+            v.store(0, Relaxed);
+        }
+    }
+}
+
+/// The process-wide solver table (shared by the engine and `tabula solve`).
+pub fn table() -> &'static SolverTable {
+    static TABLE: OnceLock<SolverTable> = OnceLock::new();
+    TABLE.get_or_init(|| SolverTable::new(TABLE_SIZE))
+}
+
+pub struct Solver<'a> {
+    dims: Dims,
+    table: &'a SolverTable,
+    order: Vec<u32>,
+    pub nodes: u64,
+    abort: &'a dyn Fn() -> bool,
+    pub aborted: bool,
+    min_score: i32,
+    max_score: i32,
+}
+
+impl<'a> Solver<'a> {
+    pub fn new(dims: Dims, table: &'a SolverTable, abort: &'a dyn Fn() -> bool) -> Self {
+        let w = dims.width as i32;
+        let order = (0..w)
+            .map(|i| (w / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2) as u32)
+            .filter(|&c| c < dims.width)
+            .collect::<Vec<_>>();
+        let cells = dims.cells() as i32;
+        Solver {
+            dims,
+            table,
+            order,
+            nodes: 0,
+            abort,
+            aborted: false,
+            min_score: -cells / 2 + 3,
+            max_score: (cells + 1) / 2 - 3,
+        }
+    }
+
+    fn encode_upper(&self, v: i32) -> u8 {
+        (v - self.min_score + 1) as u8
+    }
+    fn encode_lower(&self, v: i32) -> u8 {
+        (v + self.max_score - 2 * self.min_score + 2) as u8
+    }
+
+    /// Moves that do not lose at once: a bitmap of stones. Empty if every move loses.
+    fn non_losing(&self, b: &Board) -> u64 {
+        let mut possible = b.possible();
+        let opp_win = winning_cells(self.dims, b.opponent(), b.mask);
+        let forced = possible & opp_win;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0; // two threats at once
+            }
+            possible = forced;
+        }
+        possible & !(opp_win >> 1)
+    }
+
+    fn negamax(&mut self, b: &Board, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 0xfff == 0 && (self.abort)() {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        let cells = self.dims.cells() as i32;
+        let moves = b.moves as i32;
+        let next = self.non_losing(b);
+        if next == 0 {
+            return -(cells - moves) / 2;
+        }
+        if moves >= cells - 2 {
+            return 0;
+        }
+        let min = -(cells - 2 - moves) / 2;
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let mut max = (cells - 1 - moves) / 2;
+        let key = b.key();
+        let v = self.table.get(key) as i32;
+        if v != 0 {
+            if v > self.max_score - self.min_score + 1 {
+                let lower = v + 2 * self.min_score - self.max_score - 2;
+                if alpha < lower {
+                    alpha = lower;
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+            } else {
+                max = v + self.min_score - 1;
+            }
+        }
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        // Order: more threats after the move first; ties keep the centre-first order.
+        let mut list: [(u64, u32); 32] = [(0, 0); 32];
+        let mut n = 0;
+        for &c in &self.order {
+            let m = next & self.dims.column_mask(c);
+            if m != 0 {
+                let after = b.current | m;
+                let score = winning_cells(self.dims, after, b.mask | m).count_ones();
+                let mut i = n;
+                while i > 0 && list[i - 1].1 < score {
+                    list[i] = list[i - 1];
+                    i -= 1;
+                }
+                list[i] = (m, score);
+                n += 1;
+            }
+        }
+        for &(m, _) in &list[..n] {
+            let mut child = b.clone();
+            child.play_bit(m);
+            let score = -self.negamax(&child, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            if score >= beta {
+                let code = self.encode_lower(score);
+                self.table.put(key, code);
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+        }
+        let code = self.encode_upper(alpha);
+        self.table.put(key, code);
+        alpha
+    }
+
+    /// The exact score (or, with `weak`, only its sign as -1/0/1). None if aborted.
+    pub fn solve(&mut self, b: &Board, weak: bool) -> Option<i32> {
+        let score = self.solve_inner(b, weak)?;
+        Some(if weak { score.signum() } else { score })
+    }
+
+    fn solve_inner(&mut self, b: &Board, weak: bool) -> Option<i32> {
+        let cells = self.dims.cells() as i32;
+        let moves = b.moves as i32;
+        if b.over() {
+            return Some(if b.won { -(cells + 2 - moves) / 2 } else { 0 });
+        }
+        if winning_cells(self.dims, b.current, b.mask) & b.possible() != 0 {
+            return Some((cells + 1 - moves) / 2);
+        }
+        let (mut min, mut max) = if weak {
+            (-1, 1)
+        } else {
+            (-(cells - moves) / 2, (cells + 1 - moves) / 2)
+        };
+        while min < max {
+            let mut med = min + (max - min) / 2;
+            if med <= 0 && min / 2 < med {
+                med = min / 2;
+            } else if med >= 0 && max / 2 > med {
+                med = max / 2;
+            }
+            let r = self.negamax(b, med, med + 1);
+            if self.aborted {
+                return None;
+            }
+            if r <= med {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        Some(min)
+    }
+
+    /// Score of every legal column (None for full columns), and whether it completed.
+    pub fn analyze(&mut self, b: &Board, weak: bool) -> Option<Vec<Option<i32>>> {
+        let mut out = vec![None; self.dims.width as usize];
+        for col in 0..self.dims.width {
+            if !b.can_play(col) || b.over() {
+                continue;
+            }
+            if b.is_winning_move(col) {
+                let s = (self.dims.cells() as i32 + 1 - b.moves as i32) / 2;
+                out[col as usize] = Some(if weak { 1 } else { s });
+                continue;
+            }
+            let mut child = b.clone();
+            child.play_col(col);
+            out[col as usize] = Some(-self.solve(&child, weak)?);
+        }
+        Some(out)
+    }
+}

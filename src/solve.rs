@@ -1,0 +1,90 @@
+//! `tabula solve`: exact scores of positions read one per line.
+//!
+//! Connect Four lines: a digit string (1-based columns from the empty board), optionally a
+//! second field with the expected score to check. Output per line: the position, its score,
+//! the best column(s), nodes and time; an invalid line is reported on stderr with its line
+//! number and the run goes on. A final summary gives mean time and nodes per position.
+
+use std::io::BufRead;
+use std::time::Instant;
+use tabula::games::connect4::Connect4;
+
+pub fn connect4(start: Connect4, file: Option<&std::path::Path>, weak: bool) -> Result<(), String> {
+    let reader: Box<dyn BufRead> = match file {
+        Some(p) => Box::new(std::io::BufReader::new(
+            std::fs::File::open(p).map_err(|e| format!("cannot open {}: {e}", p.display()))?,
+        )),
+        None => Box::new(std::io::stdin().lock()),
+    };
+    // Allocate the solver's table before timing anything.
+    let _ = tabula::games::connect4::solver::table();
+    let (mut count, mut total_nodes, mut total_us, mut mismatches, mut errors) =
+        (0u64, 0u64, 0u128, 0, 0);
+    for (i, line) in reader.lines().enumerate() {
+        let line = line.map_err(|e| format!("read error: {e}"))?;
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.is_empty() || fields[0].starts_with('#') {
+            continue;
+        }
+        let pos = match start.play_digits(fields[0]) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("line {}: {e}", i + 1);
+                errors += 1;
+                continue;
+            }
+        };
+        let expected: Option<i32> = match fields.get(1).map(|s| s.parse::<i32>()) {
+            None => None,
+            Some(Ok(v)) => Some(v),
+            Some(Err(_)) => {
+                eprintln!(
+                    "line {}: expected score '{}' is not a number",
+                    i + 1,
+                    fields[1]
+                );
+                errors += 1;
+                continue;
+            }
+        };
+        let t = Instant::now();
+        let mut solver = tabula::games::connect4::solver::Solver::new(
+            pos.dims(),
+            tabula::games::connect4::solver::table(),
+            &|| false,
+        );
+        let Some(score) = solver.solve(&pos.b, weak) else {
+            continue;
+        };
+        let us = t.elapsed().as_micros();
+        count += 1;
+        total_nodes += solver.nodes;
+        total_us += us;
+        let check = match expected {
+            Some(e) if (weak && e.signum() != score) || (!weak && e != score) => {
+                mismatches += 1;
+                format!(" MISMATCH (expected {e})")
+            }
+            Some(_) => " ok".to_string(),
+            None => String::new(),
+        };
+        say!(
+            "{} {score} nodes {} time {} us{check}",
+            fields[0],
+            solver.nodes,
+            us
+        );
+    }
+    if count > 0 {
+        say!(
+            "solved {count} positions: mean {:.1} us, mean {} nodes, {} mismatches, {errors} invalid lines",
+            total_us as f64 / count as f64,
+            total_nodes / count,
+            mismatches
+        );
+    }
+    if mismatches > 0 {
+        return Err(format!("{mismatches} scores differ from the expected ones"));
+    }
+    Ok(())
+}

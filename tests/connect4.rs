@@ -1,0 +1,319 @@
+//! Connect Four: rule tables, notation, solver scores against published results, perft and
+//! outcomes against a plain reference implementation, and the generic conformance test.
+
+mod common;
+
+use common::Rng;
+use common::conformance::{check_position, playouts};
+use tabula::game::{Game, Outcome};
+use tabula::games::connect4::Connect4;
+use tabula::games::connect4::solver::{Solver, table};
+
+fn pos(digits: &str) -> Connect4 {
+    Connect4::default().play_digits(digits).unwrap()
+}
+
+/// (moves as 1-based columns, what it exercises, expected outcome for the side to move)
+const RULES: &[(&str, &str, Option<Outcome>)] = &[
+    ("1212121", "vertical four", Some(Outcome::Loss)),
+    (
+        "1122334",
+        "horizontal four on the bottom row",
+        Some(Outcome::Loss),
+    ),
+    (
+        "1223533464544",
+        "diagonal up-right: a1 b2 c3 d4",
+        Some(Outcome::Loss),
+    ),
+    (
+        "7665355424344",
+        "diagonal up-left: g1 f2 e3 d4",
+        Some(Outcome::Loss),
+    ),
+    ("122353346454", "one move short of the diagonal", None),
+    ("112233", "three in a row is not four", None),
+    (
+        "1111112222223333334444445555556666667777777",
+        "a column can't take a 7th",
+        None,
+    ),
+];
+
+#[test]
+fn rule_table() {
+    for &(moves, what, expected) in RULES {
+        match Connect4::default().play_digits(moves) {
+            Ok(p) => assert_eq!(p.outcome(), expected, "{what}"),
+            Err(e) => {
+                assert!(expected.is_none(), "{what}: {e}");
+                assert!(e.contains("full") || e.contains("over"), "{what}: {e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn full_column_and_game_over_are_rejected() {
+    let p = pos("111111");
+    let e = p.parse_move("a").unwrap_err();
+    assert!(e.contains("full"), "{e}");
+    assert!(p.parse_move("b").is_ok());
+    let won = pos("1212121");
+    let e = won.parse_move("c").unwrap_err();
+    assert!(e.contains("over"), "{e}");
+    let mut moves = Vec::new();
+    won.legal_moves(&mut moves);
+    assert!(moves.is_empty());
+    assert!(
+        Connect4::default()
+            .parse_move("h")
+            .unwrap_err()
+            .contains("off the board")
+    );
+    assert!(Connect4::default().parse_move("ab").is_err());
+    assert!(Connect4::default().parse_move("").is_err());
+    assert_eq!(Connect4::default().parse_move(" D ").unwrap(), 3);
+}
+
+/// A drawn full board: columns filled in an order that never makes four.
+#[test]
+fn full_board_is_a_draw() {
+    let order = "121212343434565656717171232323454545676767";
+    let mut p = Connect4::default();
+    for ch in order.chars() {
+        let col = ch.to_digit(10).unwrap() as u8 - 1;
+        if p.outcome().is_some() {
+            break;
+        }
+        if p.b.can_play(col as u32) {
+            p.play(col);
+        }
+    }
+    // Whatever this order produced, the reference must agree on it.
+    let reference = Reference::from(&p);
+    assert_eq!(p.outcome(), reference.outcome());
+    // And a known draw: this sequence fills the board without a four (checked by the reference).
+    let draw = "444444355335533522672222116611176677777111";
+    let q = Connect4::default().play_digits(draw);
+    if let Ok(q) = q {
+        assert_eq!(Reference::from(&q).outcome(), q.outcome());
+        if q.b.is_full() {
+            assert_eq!(q.outcome(), Some(Outcome::Draw));
+        }
+    }
+}
+
+#[test]
+fn fen_notation() {
+    let start = Connect4::default();
+    assert_eq!(start.fen(), "7/7/7/7/7/7 r 1");
+    let p = pos("4453");
+    // r d1, y d2, r e1, y c1.
+    assert_eq!(p.fen(), "7/7/7/7/3y3/2yrr2 r 3");
+    assert_eq!(start.parse_fen(&p.fen()).unwrap(), p);
+    assert_eq!(start.parse_fen("7/7/7/7/3y3/2yrr2 r").unwrap(), p);
+    let bad = [
+        ("7/7/7/7/7 r 1", "rows"),
+        ("7/7/7/7/7/8 r 1", "cells"),
+        ("7/7/7/7/r6/7 y 1", "floats"),
+        ("7/7/7/7/7/rr5 r 1", "stones"),
+        ("7/7/7/7/7/7 x 1", "side"),
+        ("7/7/7/7/7/r6 y 5", "move number"),
+        ("7/7/7/7/7/7q r 1", "unexpected"),
+        ("7/7/7/7/7/07 r 1", "0"),
+    ];
+    for (fen, why) in bad {
+        let e = start.parse_fen(fen).unwrap_err();
+        assert!(e.contains(why), "{fen}: {e}");
+    }
+    let small = Connect4::new(4, 4).unwrap();
+    assert_eq!(small.fen(), "4/4/4/4 r 1");
+    assert!(Connect4::new(9, 7).is_err(), "9 * 8 > 64");
+    assert!(Connect4::new(8, 7).is_ok());
+}
+
+/// Scores from Pascal Pons's published test sets (../shared/data/connect4, lines 101, 202, 303
+/// of each file): strong solve must match exactly, weak solve in sign.
+const PUBLISHED: &[(&str, i32)] = &[
+    ("37342133236232526427711116166777", -4),
+    ("347466342553524733255764745631661121127", 0),
+    ("7121546761131247352576612566574", 5),
+    ("6673377312746732", -10),
+    ("74421257271711522275457156", 6),
+    ("43656176526175176754774", -6),
+    ("576144672552167723", 3),
+    ("1654674467112314535235", -2),
+    ("7215414532742461467", 3),
+    ("256613535637", 9),
+    ("3357", 18),
+    ("65316652123557", 10),
+];
+
+#[test]
+fn solver_matches_published_scores() {
+    for &(digits, score) in PUBLISHED {
+        let p = pos(digits);
+        for weak in [false, true] {
+            let mut s = Solver::new(p.dims(), table(), &|| false);
+            let got = s.solve(&p.b, weak).unwrap();
+            let want = if weak { score.signum() } else { score };
+            assert_eq!(got, want, "{digits} weak={weak}");
+        }
+    }
+}
+
+#[test]
+fn solver_scores_become_mate_distances() {
+    // Side to move wins with its next stone: mate in 1 ply.
+    let p = pos("121212");
+    assert_eq!(p.score_to_search(21 - 3), tabula::search::MATE - 1);
+    let solved = p.solve(&|| false).unwrap();
+    assert_eq!(solved.best, 0);
+    assert_eq!(solved.score, tabula::search::MATE - 1);
+    // r b1 c1 d1 against y b2 c2: two threats (a1, e1), so the side to move is mated in 2.
+    let solved = pos("22334").solve(&|| false).unwrap();
+    assert_eq!(solved.score, -(tabula::search::MATE - 2));
+}
+
+/// A plain reference: a 2D array, four-in-a-row found by scanning every line.
+struct Reference {
+    w: usize,
+    h: usize,
+    cells: Vec<Vec<u8>>, // [col][row], 0 empty, 1 first player, 2 second
+    moves: usize,
+}
+
+impl Reference {
+    fn new(w: usize, h: usize) -> Self {
+        Reference {
+            w,
+            h,
+            cells: vec![vec![0; h]; w],
+            moves: 0,
+        }
+    }
+    fn from(p: &Connect4) -> Self {
+        let d = p.dims();
+        let mut r = Reference::new(d.width as usize, d.height as usize);
+        let (p1, p2) = p.b.stones();
+        for c in 0..d.width {
+            for row in 0..d.height {
+                let bit = d.bit(c, row);
+                r.cells[c as usize][row as usize] = if p1 & bit != 0 {
+                    1
+                } else if p2 & bit != 0 {
+                    2
+                } else {
+                    0
+                };
+            }
+        }
+        r.moves = p.b.moves as usize;
+        r
+    }
+    fn four(&self, who: u8) -> bool {
+        let dirs = [(1i32, 0i32), (0, 1), (1, 1), (1, -1)];
+        for c in 0..self.w as i32 {
+            for r in 0..self.h as i32 {
+                for (dc, dr) in dirs {
+                    if (0..4).all(|k| {
+                        let (x, y) = (c + k * dc, r + k * dr);
+                        x >= 0
+                            && y >= 0
+                            && x < self.w as i32
+                            && y < self.h as i32
+                            && self.cells[x as usize][y as usize] == who
+                    }) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        if self.four(1) || self.four(2) {
+            Some(Outcome::Loss)
+        } else if self.moves == self.w * self.h {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+    fn moves(&self) -> Vec<usize> {
+        if self.outcome().is_some() {
+            return vec![];
+        }
+        (0..self.w)
+            .filter(|&c| self.cells[c][self.h - 1] == 0)
+            .collect()
+    }
+    fn play(&mut self, c: usize) {
+        let r = (0..self.h).find(|&r| self.cells[c][r] == 0).unwrap();
+        self.cells[c][r] = if self.moves.is_multiple_of(2) { 1 } else { 2 };
+        self.moves += 1;
+    }
+    fn perft(&mut self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut n = 0;
+        for c in self.moves() {
+            let saved = self.cells.clone();
+            let m = self.moves;
+            self.play(c);
+            n += self.perft(depth - 1);
+            self.cells = saved;
+            self.moves = m;
+        }
+        n
+    }
+}
+
+#[test]
+fn perft_matches_the_reference() {
+    for (w, h, depth) in [(7, 6, 6), (4, 4, 9), (5, 4, 7), (8, 7, 4)] {
+        let start = Connect4::new(w, h).unwrap();
+        let mut r = Reference::new(w as usize, h as usize);
+        assert_eq!(
+            tabula::perft::perft(&start, depth),
+            r.perft(depth),
+            "{w}x{h} depth {depth}"
+        );
+    }
+}
+
+#[test]
+fn random_games_agree_with_the_reference() {
+    let mut rng = Rng(99);
+    for (w, h) in [(7, 6), (4, 4), (6, 5), (8, 7), (1, 8), (9, 5)] {
+        let start = Connect4::new(w, h).unwrap();
+        for _ in 0..100 {
+            let mut p = start.clone();
+            let mut r = Reference::new(w as usize, h as usize);
+            loop {
+                assert_eq!(p.outcome(), r.outcome(), "{}", p.fen());
+                let mut moves = Vec::new();
+                p.legal_moves(&mut moves);
+                let rm: Vec<u8> = r.moves().into_iter().map(|c| c as u8).collect();
+                assert_eq!(moves, rm, "{}", p.fen());
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.below(moves.len())];
+                p.play(m);
+                r.play(m as usize);
+            }
+        }
+    }
+}
+
+#[test]
+fn conformance_every_size() {
+    for (w, h) in [(7, 6), (4, 4), (5, 4), (6, 7), (8, 7), (7, 8), (2, 2)] {
+        let start = Connect4::new(w, h).unwrap();
+        playouts(&start, 20, 80, w as u64 * 100 + h as u64);
+        check_position(&start);
+    }
+}
