@@ -8,6 +8,9 @@ use std::process::ExitCode;
 use tabula::game::Game;
 use tabula::games::chess::Chess;
 use tabula::games::connect4::Connect4;
+use tabula::games::domineering::Domineering;
+use tabula::games::domineering::bits::U256;
+use tabula::games::domineering::board::Side;
 use tabula::protocol::{self, Output};
 
 /// Prints a line to stdout; a closed stdout (`tabula bench | head`) ends the process
@@ -28,13 +31,41 @@ mod solve;
 enum GameKind {
     Chess,
     Connect4,
+    Domineering,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum First {
+    H,
+    V,
+}
+
+/// Runs `$body` with `$pos` bound to a Domineering start of the right bit width for the size.
+macro_rules! with_domineering {
+    ($cli:expr, |$pos:ident| $body:expr) => {{
+        let side = match $cli.first {
+            First::H => Side::Horizontal,
+            First::V => Side::Vertical,
+        };
+        let (r, c) = ($cli.rows, $cli.cols);
+        if r * c <= 64 {
+            let $pos = Domineering::<u64>::new(r, c, side)?;
+            $body
+        } else if r * c <= 128 {
+            let $pos = Domineering::<u128>::new(r, c, side)?;
+            $body
+        } else {
+            let $pos = Domineering::<U256>::new(r, c, side)?;
+            $body
+        }
+    }};
 }
 
 #[derive(Parser, Debug)]
 #[command(
     name = "tabula",
     version,
-    about = "A game engine for chess and Connect Four, speaking UCI/UGI on stdin/stdout"
+    about = "A game engine for chess, Connect Four and Domineering, speaking UCI/UGI on stdin/stdout"
 )]
 struct Cli {
     /// The game to play.
@@ -46,6 +77,15 @@ struct Cli {
     /// Connect Four: board height (rows).
     #[arg(long, default_value_t = 6, global = true)]
     height: u32,
+    /// Domineering: rows (1..16).
+    #[arg(long, default_value_t = 8, global = true)]
+    rows: u32,
+    /// Domineering: columns (1..16).
+    #[arg(long, default_value_t = 8, global = true)]
+    cols: u32,
+    /// Domineering: who moves first in the start position (h: Horizontal, v: Vertical).
+    #[arg(long, value_enum, default_value = "h", global = true)]
+    first: First,
     /// Write the log (RUST_LOG level, default warn) to this file instead of stderr.
     #[arg(long, global = true)]
     log_file: Option<std::path::PathBuf>,
@@ -71,13 +111,17 @@ enum Cmd {
         #[arg(long)]
         depth: Option<u32>,
     },
-    /// Solve positions exactly (Connect Four: one digit string per line, optional expected score).
+    /// Solve exactly. Connect Four: digit strings, one per line (file or stdin), optional
+    /// expected score. Domineering: the start (or --fen) of the board given by --rows/--cols.
     Solve {
-        /// Read positions from this file instead of stdin.
+        /// Connect Four: read positions from this file instead of stdin.
         file: Option<std::path::PathBuf>,
-        /// Only win/draw/loss (-1/0/1) instead of the exact score.
+        /// Connect Four: only win/draw/loss (-1/0/1) instead of the exact score.
         #[arg(long)]
         weak: bool,
+        /// Domineering: solve this position instead of the empty board.
+        #[arg(long)]
+        fen: Option<String>,
     },
 }
 
@@ -118,6 +162,9 @@ fn bench_all(depth: Option<u32>) -> Result<(), String> {
     let mut lines = tabula::bench::run_game(&Chess::default(), depth);
     lines.extend(tabula::bench::run_game(&Connect4::default(), depth));
     lines.extend(tabula::games::connect4::bench_solver());
+    let dom = Domineering::<u64>::new(8, 8, Side::Horizontal)?;
+    lines.extend(tabula::bench::run_game(&dom, depth));
+    lines.extend(tabula::games::domineering::bench_solver());
     for l in lines {
         say!("{l}");
     }
@@ -132,17 +179,28 @@ fn run(cli: Cli) -> Result<(), String> {
             match cli.game {
                 GameKind::Chess => protocol::run(Chess::default(), stdin.lock(), Output::stdout()),
                 GameKind::Connect4 => protocol::run(c4()?, stdin.lock(), Output::stdout()),
+                GameKind::Domineering => {
+                    with_domineering!(cli, |p| protocol::run(p, stdin.lock(), Output::stdout()))
+                }
             }
             Ok(())
         }
         Some(Cmd::Perft { depth, fen, divide }) => match cli.game {
             GameKind::Chess => perft(Chess::default(), depth, fen.as_deref(), divide),
             GameKind::Connect4 => perft(c4()?, depth, fen.as_deref(), divide),
+            GameKind::Domineering => {
+                with_domineering!(cli, |p| perft(p, depth, fen.as_deref(), divide))
+            }
         },
         Some(Cmd::Bench { depth }) => bench_all(depth),
-        Some(Cmd::Solve { file, weak }) => match cli.game {
+        Some(Cmd::Solve { file, weak, fen }) => match cli.game {
             GameKind::Connect4 => solve::connect4(c4()?, file.as_deref(), weak),
-            GameKind::Chess => Err("solve: chess has no exact solver; use --game connect4".into()),
+            GameKind::Domineering => {
+                with_domineering!(cli, |p| solve::domineering(p, fen.as_deref()))
+            }
+            GameKind::Chess => {
+                Err("solve: chess has no exact solver; use --game connect4 or domineering".into())
+            }
         },
     }
 }

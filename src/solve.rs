@@ -88,3 +88,35 @@ pub fn connect4(start: Connect4, file: Option<&std::path::Path>, weak: bool) -> 
     }
     Ok(())
 }
+
+/// Solves one Domineering position: prints the winner, a winning move, nodes and time.
+pub fn domineering<B: tabula::games::domineering::bits::Bits>(
+    start: tabula::games::domineering::Domineering<B>,
+    fen: Option<&str>,
+) -> Result<(), String> {
+    use tabula::game::Game;
+    let pos = match fen {
+        Some(f) => start.parse_fen(f)?,
+        None => start,
+    };
+    let _ = tabula::games::domineering::solver::table();
+    let t = Instant::now();
+    let out = tabula::games::domineering::solver::solve(&pos, &|| false)
+        .ok_or("the solver was interrupted")?;
+    let ms = t.elapsed().as_millis() as u64;
+    let best = out
+        .best
+        .map_or("none (the side to move loses)".to_string(), |a| {
+            pos.format_move(a as u16)
+        });
+    say!(
+        "{}x{} {} to move: {} wins; winning move {best}; nodes {}; time {ms} ms; {} nodes/s",
+        pos.geo.rows,
+        pos.geo.cols,
+        pos.to_move.name(),
+        out.winner.name(),
+        out.nodes,
+        out.nodes * 1000 / ms.max(1)
+    );
+    Ok(())
+}

@@ -2,3 +2,4 @@
 
 pub mod chess;
 pub mod connect4;
+pub mod domineering;

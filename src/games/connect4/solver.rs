@@ -17,6 +17,9 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 pub struct SolverTable {
     keys: Vec<AtomicU64>,
     values: Vec<AtomicU8>,
+    /// The board shape the entries belong to (`width << 8 | height`); another shape clears
+    /// them, since keys are only unique within one shape.
+    shape: std::sync::Mutex<u32>,
 }
 
 /// Prime number of entries (~64 MiB).
@@ -27,9 +30,20 @@ impl SolverTable {
         let t = SolverTable {
             keys: (0..size).map(|_| AtomicU64::new(0)).collect(),
             values: (0..size).map(|_| AtomicU8::new(0)).collect(),
+            shape: std::sync::Mutex::new(0),
         };
         t.clear();
         t
+    }
+
+    fn use_shape(&self, dims: Dims) {
+        if let Ok(mut shape) = self.shape.lock() {
+            let want = (dims.width << 8) | dims.height;
+            if *shape != want {
+                self.clear();
+                *shape = want;
+            }
+        }
     }
 
     fn slot(&self, key: u64) -> usize {
@@ -84,6 +98,7 @@ impl<'a> Solver<'a> {
             .filter(|&c| c < dims.width)
             .collect::<Vec<_>>();
         let cells = dims.cells() as i32;
+        table.use_shape(dims);
         Solver {
             dims,
             table,

@@ -1,0 +1,253 @@
+//! Bit sets for Domineering boards: `u64` up to 64 cells, `u128` up to 128, `U256` up to 256.
+//! The rules are written once over the `Bits` trait; only these primitives differ.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Shl, Shr};
+
+pub trait Bits:
+    Copy
+    + Eq
+    + Hash
+    + Debug
+    + Send
+    + Sync
+    + 'static
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+{
+    const BITS: u32;
+    fn zero() -> Self;
+    fn one_at(i: u32) -> Self;
+    fn count(self) -> u32;
+    fn is_zero(self) -> bool;
+    /// Index of the lowest set bit (undefined for zero).
+    fn lowest(self) -> u32;
+    fn has(self, i: u32) -> bool {
+        !(self & Self::one_at(i)).is_zero()
+    }
+    /// The set with its lowest bit removed.
+    fn without_lowest(self) -> Self;
+    /// A 64-bit digest for hashing.
+    fn fold64(self) -> u64;
+}
+
+impl Bits for u64 {
+    const BITS: u32 = 64;
+    fn zero() -> Self {
+        0
+    }
+    fn one_at(i: u32) -> Self {
+        1u64 << i
+    }
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    fn is_zero(self) -> bool {
+        self == 0
+    }
+    fn lowest(self) -> u32 {
+        self.trailing_zeros()
+    }
+    fn without_lowest(self) -> Self {
+        self & self.wrapping_sub(1)
+    }
+    fn fold64(self) -> u64 {
+        self
+    }
+}
+
+impl Bits for u128 {
+    const BITS: u32 = 128;
+    fn zero() -> Self {
+        0
+    }
+    fn one_at(i: u32) -> Self {
+        1u128 << i
+    }
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    fn is_zero(self) -> bool {
+        self == 0
+    }
+    fn lowest(self) -> u32 {
+        self.trailing_zeros()
+    }
+    fn without_lowest(self) -> Self {
+        self & self.wrapping_sub(1)
+    }
+    fn fold64(self) -> u64 {
+        (self as u64) ^ ((self >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
+
+/// 256 bits as four words, least significant first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct U256(pub [u64; 4]);
+
+impl BitAnd for U256 {
+    type Output = U256;
+    fn bitand(self, o: U256) -> U256 {
+        U256([
+            self.0[0] & o.0[0],
+            self.0[1] & o.0[1],
+            self.0[2] & o.0[2],
+            self.0[3] & o.0[3],
+        ])
+    }
+}
+impl BitOr for U256 {
+    type Output = U256;
+    fn bitor(self, o: U256) -> U256 {
+        U256([
+            self.0[0] | o.0[0],
+            self.0[1] | o.0[1],
+            self.0[2] | o.0[2],
+            self.0[3] | o.0[3],
+        ])
+    }
+}
+impl BitXor for U256 {
+    type Output = U256;
+    fn bitxor(self, o: U256) -> U256 {
+        U256([
+            self.0[0] ^ o.0[0],
+            self.0[1] ^ o.0[1],
+            self.0[2] ^ o.0[2],
+            self.0[3] ^ o.0[3],
+        ])
+    }
+}
+impl Not for U256 {
+    type Output = U256;
+    fn not(self) -> U256 {
+        U256([!self.0[0], !self.0[1], !self.0[2], !self.0[3]])
+    }
+}
+impl BitAndAssign for U256 {
+    fn bitand_assign(&mut self, o: U256) {
+        *self = *self & o;
+    }
+}
+impl BitOrAssign for U256 {
+    fn bitor_assign(&mut self, o: U256) {
+        *self = *self | o;
+    }
+}
+impl Shl<u32> for U256 {
+    type Output = U256;
+    fn shl(self, s: u32) -> U256 {
+        let mut r = [0u64; 4];
+        if s >= 256 {
+            return U256(r);
+        }
+        let (w, b) = ((s / 64) as usize, s % 64);
+        for i in (w..4).rev() {
+            let src = i - w;
+            r[i] = self.0[src] << b;
+            if b > 0 && src > 0 {
+                r[i] |= self.0[src - 1] >> (64 - b);
+            }
+        }
+        U256(r)
+    }
+}
+impl Shr<u32> for U256 {
+    type Output = U256;
+    fn shr(self, s: u32) -> U256 {
+        let mut r = [0u64; 4];
+        if s >= 256 {
+            return U256(r);
+        }
+        let (w, b) = ((s / 64) as usize, s % 64);
+        for (i, out) in r.iter_mut().enumerate().take(4 - w) {
+            let src = i + w;
+            *out = self.0[src] >> b;
+            if b > 0 && src + 1 < 4 {
+                *out |= self.0[src + 1] << (64 - b);
+            }
+        }
+        U256(r)
+    }
+}
+
+impl Bits for U256 {
+    const BITS: u32 = 256;
+    fn zero() -> Self {
+        U256([0; 4])
+    }
+    fn one_at(i: u32) -> Self {
+        let mut r = [0u64; 4];
+        if i < 256 {
+            r[(i / 64) as usize] = 1u64 << (i % 64);
+        }
+        U256(r)
+    }
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    fn is_zero(self) -> bool {
+        self.0 == [0; 4]
+    }
+    fn lowest(self) -> u32 {
+        for (i, w) in self.0.iter().enumerate() {
+            if *w != 0 {
+                return i as u32 * 64 + w.trailing_zeros();
+            }
+        }
+        256
+    }
+    fn without_lowest(self) -> Self {
+        let mut r = self.0;
+        for w in r.iter_mut() {
+            if *w != 0 {
+                *w &= *w - 1;
+                break;
+            }
+        }
+        U256(r)
+    }
+    fn fold64(self) -> u64 {
+        let k = 0x9E37_79B9_7F4A_7C15u64;
+        self.0[0]
+            ^ self.0[1].wrapping_mul(k)
+            ^ self.0[2].rotate_left(21).wrapping_mul(k)
+            ^ self.0[3].rotate_left(42)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn u256_shifts_match_u128_on_the_low_half() {
+        let x: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
+        let u = U256([x as u64, (x >> 64) as u64, 0, 0]);
+        for s in [0u32, 1, 5, 63, 64, 65, 100, 127] {
+            let l = u << s;
+            let expect_low = x << s;
+            assert_eq!(l.0[0], expect_low as u64, "shl {s}");
+            assert_eq!(l.0[1], (expect_low >> 64) as u64, "shl {s}");
+            let r = u >> s;
+            let e = x >> s;
+            assert_eq!((r.0[0], r.0[1]), (e as u64, (e >> 64) as u64), "shr {s}");
+        }
+        let top = U256::one_at(255);
+        assert_eq!((top >> 255), U256::one_at(0));
+        assert_eq!((U256::one_at(0) << 255), top);
+        assert_eq!(top.lowest(), 255);
+        assert_eq!(
+            (U256::one_at(3) | U256::one_at(200)).without_lowest(),
+            U256::one_at(200)
+        );
+        assert_eq!((!U256::zero()).count(), 256);
+    }
+}
