@@ -101,11 +101,21 @@ pub trait Game: Clone + Send + Sync + 'static {
         out.clear();
     }
     fn play(&mut self, mv: Self::Move);
-    /// Number of legal moves (perft's bulk count at the last ply).
+    /// Number of moves perft counts here (bulk count at the last ply): the legal moves, or 1
+    /// when `perft_pass` applies.
     fn count_moves(&self) -> u64 {
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
+        if moves.is_empty() && self.perft_pass().is_some() {
+            return 1;
+        }
         moves.len() as u64
+    }
+
+    /// Perft convention of games whose published counts keep passing after the game ended
+    /// (Othello): the move perft plays where no legal move is left.
+    fn perft_pass(&self) -> Option<Self::Move> {
+        None
     }
     /// The position after passing, when the game allows the search to try it here.
     fn null_move(&self) -> Option<Self> {

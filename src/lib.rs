@@ -2,6 +2,7 @@
 //! UCI/UGI/NBoard. See README.md and protocol/ for the outside view, ../DESIGN for the inside.
 
 pub mod bench;
+pub mod bits;
 pub mod engine;
 pub mod game;
 pub mod games;

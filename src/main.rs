@@ -5,12 +5,13 @@ use clap::{Parser, Subcommand, ValueEnum};
 use log::error;
 use std::io::Write;
 use std::process::ExitCode;
+use tabula::bits::U256;
 use tabula::game::Game;
 use tabula::games::chess::Chess;
 use tabula::games::connect4::Connect4;
 use tabula::games::domineering::Domineering;
-use tabula::games::domineering::bits::U256;
 use tabula::games::domineering::board::Side;
+use tabula::games::othello::Othello;
 use tabula::protocol::{self, Output};
 
 /// Prints a line to stdout; a closed stdout (`tabula bench | head`) ends the process
@@ -32,6 +33,24 @@ enum GameKind {
     Chess,
     Connect4,
     Domineering,
+    Othello,
+}
+
+/// Runs `$body` with `$pos` bound to an Othello start of the right bit width for the size.
+macro_rules! with_othello {
+    ($cli:expr, |$pos:ident| $body:expr) => {{
+        let n = $cli.size;
+        if n * n <= 64 {
+            let $pos = Othello::<u64>::new(n)?;
+            $body
+        } else if n * n <= 128 {
+            let $pos = Othello::<u128>::new(n)?;
+            $body
+        } else {
+            let $pos = Othello::<U256>::new(n)?;
+            $body
+        }
+    }};
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -65,7 +84,7 @@ macro_rules! with_domineering {
 #[command(
     name = "tabula",
     version,
-    about = "A game engine for chess, Connect Four and Domineering, speaking UCI/UGI on stdin/stdout"
+    about = "A game engine for chess, Othello, Connect Four and Domineering, speaking UCI/UGI/NBoard on stdin/stdout"
 )]
 struct Cli {
     /// The game to play.
@@ -77,6 +96,9 @@ struct Cli {
     /// Connect Four: board height (rows).
     #[arg(long, default_value_t = 6, global = true)]
     height: u32,
+    /// Othello: board side (8, 10, 12, 14, 16).
+    #[arg(long, default_value_t = 8, global = true)]
+    size: u32,
     /// Domineering: rows (1..16).
     #[arg(long, default_value_t = 8, global = true)]
     rows: u32,
@@ -112,7 +134,8 @@ enum Cmd {
         depth: Option<u32>,
     },
     /// Solve exactly. Connect Four: digit strings, one per line (file or stdin), optional
-    /// expected score. Domineering: the start (or --fen) of the board given by --rows/--cols.
+    /// expected score. Othello: .obf lines (64 squares X/O/-, side to move, optional
+    /// `; sq:score` answers). Domineering: the start (or --fen) of --rows x --cols.
     Solve {
         /// Connect Four: read positions from this file instead of stdin.
         file: Option<std::path::PathBuf>,
@@ -165,6 +188,8 @@ fn bench_all(depth: Option<u32>) -> Result<(), String> {
     let dom = Domineering::<u64>::new(8, 8, Side::Horizontal)?;
     lines.extend(tabula::bench::run_game(&dom, depth));
     lines.extend(tabula::games::domineering::bench_solver());
+    lines.extend(tabula::bench::run_game(&Othello::<u64>::new(8)?, depth));
+    lines.extend(tabula::games::othello::bench_solver());
     for l in lines {
         say!("{l}");
     }
@@ -182,6 +207,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 GameKind::Domineering => {
                     with_domineering!(cli, |p| protocol::run(p, stdin.lock(), Output::stdout()))
                 }
+                GameKind::Othello => {
+                    with_othello!(cli, |p| protocol::run(p, stdin.lock(), Output::stdout()))
+                }
             }
             Ok(())
         }
@@ -191,6 +219,7 @@ fn run(cli: Cli) -> Result<(), String> {
             GameKind::Domineering => {
                 with_domineering!(cli, |p| perft(p, depth, fen.as_deref(), divide))
             }
+            GameKind::Othello => with_othello!(cli, |p| perft(p, depth, fen.as_deref(), divide)),
         },
         Some(Cmd::Bench { depth }) => bench_all(depth),
         Some(Cmd::Solve { file, weak, fen }) => match cli.game {
@@ -198,9 +227,11 @@ fn run(cli: Cli) -> Result<(), String> {
             GameKind::Domineering => {
                 with_domineering!(cli, |p| solve::domineering(p, fen.as_deref()))
             }
-            GameKind::Chess => {
-                Err("solve: chess has no exact solver; use --game connect4 or domineering".into())
-            }
+            GameKind::Othello => solve::othello(Othello::<u64>::new(8)?, file.as_deref()),
+            GameKind::Chess => Err(
+                "solve: chess has no exact solver; use --game connect4, othello or domineering"
+                    .into(),
+            ),
         },
     }
 }

@@ -12,6 +12,11 @@ pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
     }
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
+    if moves.is_empty()
+        && let Some(pass) = pos.perft_pass()
+    {
+        moves.push(pass);
+    }
     let mut total = 0;
     for m in moves {
         let mut child = pos.clone();
@@ -25,6 +30,11 @@ pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
 pub fn divide<G: Game>(pos: &G, depth: u32) -> Vec<(G::Move, u64)> {
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
+    if moves.is_empty()
+        && let Some(pass) = pos.perft_pass()
+    {
+        moves.push(pass);
+    }
     if depth == 0 {
         return Vec::new();
     }

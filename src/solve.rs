@@ -90,7 +90,7 @@ pub fn connect4(start: Connect4, file: Option<&std::path::Path>, weak: bool) -> 
 }
 
 /// Solves one Domineering position: prints the winner, a winning move, nodes and time.
-pub fn domineering<B: tabula::games::domineering::bits::Bits>(
+pub fn domineering<B: tabula::bits::Bits>(
     start: tabula::games::domineering::Domineering<B>,
     fen: Option<&str>,
 ) -> Result<(), String> {
@@ -118,5 +118,83 @@ pub fn domineering<B: tabula::games::domineering::bits::Bits>(
         out.nodes,
         out.nodes * 1000 / ms.max(1)
     );
+    Ok(())
+}
+
+/// Solves Othello positions in the .obf format, one per line: 64 characters `X`/`O`/`-`
+/// (a1..h8, row by row), the side to move `X|O`, then optionally `; <move>:<score>; ...` whose
+/// first score is the exact result to check.
+pub fn othello(
+    start: tabula::games::othello::Othello<u64>,
+    file: Option<&std::path::Path>,
+) -> Result<(), String> {
+    use tabula::game::Game;
+    let reader: Box<dyn BufRead> = match file {
+        Some(p) => Box::new(std::io::BufReader::new(
+            std::fs::File::open(p).map_err(|e| format!("cannot open {}: {e}", p.display()))?,
+        )),
+        None => Box::new(std::io::stdin().lock()),
+    };
+    let _ = tabula::games::othello::endgame::table();
+    let (mut count, mut nodes, mut total_us, mut mismatches, mut errors) =
+        (0u64, 0u64, 0u128, 0, 0);
+    for (i, line) in reader.lines().enumerate() {
+        let line = line.map_err(|e| format!("read error: {e}"))?;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let pos = match start.parse_obf(text) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("line {}: {e}", i + 1);
+                errors += 1;
+                continue;
+            }
+        };
+        let expected: Option<i32> = text
+            .split(';')
+            .nth(1)
+            .and_then(|f| f.split(':').nth(1))
+            .and_then(|v| v.trim().trim_start_matches('+').parse().ok());
+        tabula::games::othello::endgame::table().clear();
+        let t = Instant::now();
+        let Some(r) = tabula::games::othello::endgame::solve(&pos, &|| false) else {
+            eprintln!("line {}: the game is already over", i + 1);
+            errors += 1;
+            continue;
+        };
+        let us = t.elapsed().as_micros();
+        count += 1;
+        nodes += r.nodes;
+        total_us += us;
+        let check = match expected {
+            Some(e) if e != r.margin => {
+                mismatches += 1;
+                format!(" MISMATCH (expected {e:+})")
+            }
+            Some(_) => " ok".to_string(),
+            None => String::new(),
+        };
+        say!(
+            "line {}: {} empties, score {:+}, best {}, nodes {}, time {:.3} s{check}",
+            i + 1,
+            pos.empties(),
+            r.margin,
+            pos.format_move(r.best),
+            r.nodes,
+            us as f64 / 1e6
+        );
+    }
+    if count > 0 {
+        let secs = total_us as f64 / 1e6;
+        say!(
+            "solved {count} positions in {secs:.2} s: {nodes} nodes, {:.1} M nodes/s, {mismatches} mismatches, {errors} invalid lines",
+            nodes as f64 / secs.max(1e-9) / 1e6
+        );
+    }
+    if mismatches > 0 {
+        return Err(format!("{mismatches} scores differ from the expected ones"));
+    }
     Ok(())
 }

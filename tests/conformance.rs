@@ -20,6 +20,15 @@ fn bench_positions_parse() {
     }
     check(Chess::default());
     check(tabula::games::connect4::Connect4::default());
+    check(tabula::games::othello::Othello::<u64>::new(8).unwrap());
+    check(
+        tabula::games::domineering::Domineering::<u64>::new(
+            8,
+            8,
+            tabula::games::domineering::board::Side::Horizontal,
+        )
+        .unwrap(),
+    );
 }
 
 #[test]

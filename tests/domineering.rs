@@ -6,9 +6,9 @@ mod common;
 
 use common::Rng;
 use common::conformance::{check_position, playouts};
+use tabula::bits::{Bits, U256};
 use tabula::game::{Game, Outcome};
 use tabula::games::domineering::Domineering;
-use tabula::games::domineering::bits::{Bits, U256};
 use tabula::games::domineering::board::Side;
 use tabula::games::domineering::solver;
 

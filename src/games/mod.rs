@@ -3,3 +3,4 @@
 pub mod chess;
 pub mod connect4;
 pub mod domineering;
+pub mod othello;

@@ -99,6 +99,9 @@ impl<G: Game> Listener<G> for Printer {
             line.push_str(&format_pv(root, &info.pv));
         }
         self.out.line(&line);
+        if let Some(note) = &info.note {
+            self.out.line(&format!("info string {note}"));
+        }
     }
 
     fn bestmove(&self, root: &G, result: &SearchResult<G::Move>) {

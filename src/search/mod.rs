@@ -37,6 +37,8 @@ pub struct Info<M> {
     pub hashfull: u32,
     pub time_ms: u64,
     pub pv: Vec<M>,
+    /// A remark from a game's solver (e.g. an exact disc margin), sent as `info string`.
+    pub note: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -148,6 +150,7 @@ fn try_solver<G: Game>(
         hashfull: 0,
         time_ms,
         pv: vec![solved.best],
+        note: Some(solved.note),
     });
     Some(SearchResult {
         best: Some(solved.best),

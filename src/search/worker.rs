@@ -142,6 +142,7 @@ impl<'a, G: Game> Worker<'a, G> {
             hashfull: self.tt.hashfull(),
             time_ms,
             pv: rm.pv.clone(),
+            note: None,
         }
     }
 
@@ -186,6 +187,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     hashfull: 0,
                     time_ms: 0,
                     pv: Vec::new(),
+                    note: None,
                 });
             }
             return SearchResult {

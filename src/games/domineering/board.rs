@@ -5,7 +5,7 @@
 //! Invariants: `occupied` only has bits inside `geo.all`; the side to move with no legal
 //! placement has lost (the last player to move wins).
 
-use super::bits::Bits;
+use crate::bits::Bits;
 use crate::game::Player;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

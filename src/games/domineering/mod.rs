@@ -7,13 +7,12 @@
 //! (`c3`) is accepted. FEN: rows top to bottom, `#` covered, digits for empty runs, then the
 //! side to move `h|v`; the 8x8 start is `8/8/8/8/8/8/8/8 h`.
 
-pub mod bits;
 pub mod board;
 pub mod solver;
 
+use crate::bits::Bits;
 use crate::game::{Game, Outcome, Player, Solved};
 use crate::search::MATE;
-use bits::Bits;
 use board::{Geo, Side};
 
 #[derive(Clone, Debug, PartialEq, Eq)]

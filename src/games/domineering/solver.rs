@@ -12,8 +12,8 @@
 //! Results are exact; a torn table entry can only cause a miss (key and result in one word).
 
 use super::Domineering;
-use super::bits::Bits;
 use super::board::Side;
+use crate::bits::Bits;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 

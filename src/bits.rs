@@ -1,5 +1,6 @@
-//! Bit sets for Domineering boards: `u64` up to 64 cells, `u128` up to 128, `U256` up to 256.
-//! The rules are written once over the `Bits` trait; only these primitives differ.
+//! Bit sets for boards of any size: `u64` up to 64 cells, `u128` up to 128, `U256` up to 256.
+//! Games with boards of several sizes (Domineering, Othello) write their rules once over the
+//! `Bits` trait; only these primitives differ.
 
 use std::fmt::Debug;
 use std::hash::Hash;

@@ -1,0 +1,152 @@
+//! Othello rules over any `Bits` type for an N x N board (N even, 8..16). Cell `r * n + c`
+//! is row `r` (0 at the top, "1" in notation) and column `c` (0 = `a`).
+//!
+//! Moves and flips use directional shifts masked so that nothing wraps around a row end:
+//! east shifts (towards higher columns) drop into column 0 and are masked by `not_first`,
+//! west shifts by `not_last`; vertical shifts leave the board and are masked by `all`.
+
+use crate::bits::Bits;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Geo<B: Bits> {
+    pub n: u32,
+    pub all: B,
+    pub not_first: B,
+    pub not_last: B,
+    pub corners: B,
+    /// Diagonal neighbours of the corners (X-squares) and their edge neighbours (C-squares).
+    pub x_squares: B,
+    pub c_squares: B,
+    pub edges: B,
+}
+
+impl<B: Bits> Geo<B> {
+    pub fn new(n: u32) -> Result<Geo<B>, String> {
+        if !(4..=16).contains(&n) || !n.is_multiple_of(2) {
+            return Err(format!(
+                "an Othello board of side {n} is not supported: 8, 10, 12, 14 or 16"
+            ));
+        }
+        if n * n > B::BITS {
+            return Err(format!("side {n} needs more than {} bits", B::BITS));
+        }
+        let bit = |r: u32, c: u32| B::one_at(r * n + c);
+        let (mut all, mut nf, mut nl, mut edges) = (B::zero(), B::zero(), B::zero(), B::zero());
+        for r in 0..n {
+            for c in 0..n {
+                all |= bit(r, c);
+                if c != 0 {
+                    nf |= bit(r, c);
+                }
+                if c != n - 1 {
+                    nl |= bit(r, c);
+                }
+                if r == 0 || c == 0 || r == n - 1 || c == n - 1 {
+                    edges |= bit(r, c);
+                }
+            }
+        }
+        let m = n - 1;
+        let corners = bit(0, 0) | bit(0, m) | bit(m, 0) | bit(m, m);
+        let x_squares = bit(1, 1) | bit(1, m - 1) | bit(m - 1, 1) | bit(m - 1, m - 1);
+        let c_squares = bit(0, 1)
+            | bit(1, 0)
+            | bit(0, m - 1)
+            | bit(1, m)
+            | bit(m - 1, 0)
+            | bit(m, 1)
+            | bit(m, m - 1)
+            | bit(m - 1, m);
+        Ok(Geo {
+            n,
+            all,
+            not_first: nf,
+            not_last: nl,
+            corners,
+            x_squares,
+            c_squares,
+            edges,
+        })
+    }
+
+    /// Shifts a set one step in direction `d` (0..8: E, W, S, N, SE, SW, NE, NW).
+    #[inline]
+    pub fn shift(&self, x: B, d: usize) -> B {
+        let n = self.n;
+        match d {
+            0 => (x << 1) & self.not_first,
+            1 => (x >> 1) & self.not_last,
+            2 => (x << n) & self.all,
+            3 => x >> n,
+            4 => (x << (n + 1)) & self.not_first & self.all,
+            5 => (x << (n - 1)) & self.not_last & self.all,
+            6 => (x >> (n - 1)) & self.not_first,
+            _ => (x >> (n + 1)) & self.not_last,
+        }
+    }
+
+    /// Squares where `me` may play against `opp`.
+    pub fn moves(&self, me: B, opp: B) -> B {
+        let empty = self.all & !(me | opp);
+        let mut out = B::zero();
+        for d in 0..8 {
+            let mut t = self.shift(me, d) & opp;
+            let mut prev = B::zero();
+            while t != prev {
+                prev = t;
+                t |= self.shift(t, d) & opp;
+            }
+            out |= self.shift(t, d) & empty;
+        }
+        out
+    }
+
+    /// Discs of `opp` that `me` flips by playing on `sq` (empty if the move is illegal).
+    pub fn flips(&self, me: B, opp: B, sq: u32) -> B {
+        let start = B::one_at(sq);
+        let mut out = B::zero();
+        for d in 0..8 {
+            let mut line = B::zero();
+            let mut x = self.shift(start, d);
+            while !(x & opp).is_zero() {
+                line |= x;
+                x = self.shift(x, d);
+            }
+            if !(x & me).is_zero() {
+                out |= line;
+            }
+        }
+        out
+    }
+
+    /// Empty squares next to a disc of `discs` (frontier for potential mobility).
+    pub fn neighbours(&self, discs: B) -> B {
+        let mut out = B::zero();
+        for d in 0..8 {
+            out |= self.shift(discs, d);
+        }
+        out
+    }
+
+    /// Discs of `me` that can never be flipped because they are joined along an edge to a
+    /// corner of their own colour (a sound under-estimate of stability).
+    pub fn edge_stable(&self, me: B) -> B {
+        let mut s = me & self.corners;
+        if s.is_zero() {
+            return s;
+        }
+        let on_edge = me & self.edges;
+        loop {
+            let mut grown = s;
+            for d in 0..4 {
+                grown |= self.shift(s, d) & on_edge;
+            }
+            // Only along the edge the disc stands on: an edge square reached from an edge
+            // square along an edge line.
+            if grown == s {
+                return s;
+            }
+            s = grown;
+        }
+    }
+}

@@ -1,0 +1,300 @@
+//! Exact Othello endgame solver: the final disc margin for the side to move with perfect play
+//! (empty squares count for the winner), and a best move.
+//!
+//! Negamax alpha-beta on (me, opp) bit sets with principal-variation null windows; moves
+//! ordered table move first, then fastest-first (fewest replies for the opponent), corners
+//! up and X-squares down; a stability cutoff (the opponent's edge-anchored stable discs bound
+//! our best margin); a table of bounds above `TABLE_MIN_EMPTIES`; plain move loops near the
+//! end. Entries: key, then data = lower (i16) | upper (i16) | best move (u16) | empties (u8).
+
+use super::board::Geo;
+use super::{Othello, PASS};
+use crate::bits::Bits;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// The engine solves by itself from this many empty squares.
+pub const AUTO_EMPTIES: u32 = 20;
+const TABLE_MIN_EMPTIES: u32 = 8;
+const ORDER_MIN_EMPTIES: u32 = 6;
+const TABLE_BITS: u32 = 22;
+
+pub struct Table {
+    slots: Vec<(AtomicU64, AtomicU64)>,
+}
+
+impl Table {
+    fn new() -> Table {
+        let t = Table {
+            slots: (0..1usize << TABLE_BITS)
+                .map(|_| (AtomicU64::new(0), AtomicU64::new(0)))
+                .collect(),
+        };
+        t.clear();
+        t
+    }
+    pub fn clear(&self) {
+        for (k, d) in &self.slots {
+            k.store(0, Relaxed);
+            d.store(0, Relaxed);
+        }
+    }
+    fn get(&self, key: u64) -> Option<(i32, i32, u16)> {
+        let (k, d) = &self.slots[(key >> (64 - TABLE_BITS)) as usize];
+        let data = d.load(Relaxed);
+        if data == 0 || k.load(Relaxed) ^ data != key {
+            return None;
+        }
+        Some((
+            (data as u16 as i16) as i32,
+            ((data >> 16) as u16 as i16) as i32,
+            (data >> 32) as u16,
+        ))
+    }
+    fn put(&self, key: u64, lower: i32, upper: i32, best: u16, empties: u32) {
+        let (k, d) = &self.slots[(key >> (64 - TABLE_BITS)) as usize];
+        let data = (lower as i16 as u16 as u64)
+            | ((upper as i16 as u16 as u64) << 16)
+            | ((best as u64) << 32)
+            | ((empties.min(255) as u64) << 48)
+            | (1 << 63);
+        k.store(key ^ data, Relaxed);
+        d.store(data, Relaxed);
+    }
+}
+
+pub fn table() -> &'static Table {
+    static T: OnceLock<Table> = OnceLock::new();
+    T.get_or_init(Table::new)
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+pub struct SolveResult {
+    pub margin: i32,
+    pub best: u16,
+    pub nodes: u64,
+}
+
+struct Solver<'a, B: Bits> {
+    g: Geo<B>,
+    total: i32,
+    nodes: u64,
+    abort: &'a dyn Fn() -> bool,
+    aborted: bool,
+    table: &'a Table,
+    shape_tag: u64,
+}
+
+impl<'a, B: Bits> Solver<'a, B> {
+    fn key(&self, me: B, opp: B) -> u64 {
+        mix(me.fold64() ^ self.shape_tag)
+            ^ mix(opp.fold64() ^ 0x9e37_79b9_7f4a_7c15).rotate_left(23)
+    }
+
+    fn final_margin(&self, me: B, opp: B) -> i32 {
+        let d = me.count() as i32 - opp.count() as i32;
+        let e = self.total - (me | opp).count() as i32;
+        if d > 0 {
+            d + e
+        } else if d < 0 {
+            d - e
+        } else {
+            0
+        }
+    }
+
+    fn search(&mut self, me: B, opp: B, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 0xffff == 0 && (self.abort)() {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        let g = self.g;
+        let empty = g.all & !(me | opp);
+        let ne = empty.count();
+        if ne == 0 {
+            return me.count() as i32 - opp.count() as i32;
+        }
+        let moves = g.moves(me, opp);
+        if moves.is_zero() {
+            if passed {
+                return self.final_margin(me, opp);
+            }
+            return -self.search(opp, me, -beta, -alpha, true);
+        }
+        // Stability: the opponent keeps its stable discs, which bounds our margin.
+        if ne >= 6 {
+            let max = self.total - 2 * g.edge_stable(opp).count() as i32;
+            if max <= alpha {
+                return max;
+            }
+            if beta > max {
+                beta = max;
+            }
+        }
+        let alpha_orig = alpha;
+        let mut key = 0;
+        let mut tt_move = PASS;
+        if ne >= TABLE_MIN_EMPTIES {
+            key = self.key(me, opp);
+            if let Some((lower, upper, best)) = self.table.get(key) {
+                if lower >= beta {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+                if alpha >= beta {
+                    return alpha;
+                }
+                tt_move = best;
+            }
+        }
+        let mut list: [(u32, i32); 64] = [(0, 0); 64];
+        let mut count = 0;
+        let mut m = moves;
+        while !m.is_zero() && count < 64 {
+            let sq = m.lowest();
+            m = m.without_lowest();
+            let score = if ne >= ORDER_MIN_EMPTIES {
+                if sq as u16 == tt_move {
+                    1 << 20
+                } else {
+                    let f = g.flips(me, opp, sq);
+                    let nme = me | f | B::one_at(sq);
+                    let nopp = opp & !f;
+                    let replies = g.moves(nopp, nme).count() as i32;
+                    let b = B::one_at(sq);
+                    let corner = if (b & g.corners).is_zero() { 0 } else { 6 };
+                    let x = if (b & g.x_squares).is_zero() { 0 } else { 4 };
+                    -16 * replies + 16 * corner - 16 * x
+                }
+            } else {
+                0
+            };
+            let mut i = count;
+            while i > 0 && list[i - 1].1 < score {
+                list[i] = list[i - 1];
+                i -= 1;
+            }
+            list[i] = (sq, score);
+            count += 1;
+        }
+        let mut best = i32::MIN;
+        let mut best_sq = PASS;
+        for (idx, &(sq, _)) in list[..count].iter().enumerate() {
+            let f = g.flips(me, opp, sq);
+            let nme = me | f | B::one_at(sq);
+            let nopp = opp & !f;
+            let v = if idx == 0 {
+                -self.search(nopp, nme, -beta, -alpha, false)
+            } else {
+                let mut v = -self.search(nopp, nme, -alpha - 1, -alpha, false);
+                if v > alpha && v < beta && !self.aborted {
+                    v = -self.search(nopp, nme, -beta, -alpha, false);
+                }
+                v
+            };
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_sq = sq as u16;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if ne >= TABLE_MIN_EMPTIES {
+            let (lower, upper) = if best <= alpha_orig {
+                (-self.total, best)
+            } else if best >= beta {
+                (best, self.total)
+            } else {
+                (best, best)
+            };
+            self.table.put(key, lower, upper, best_sq, ne);
+        }
+        best
+    }
+}
+
+/// Solves `pos` exactly; `None` if `abort` returned true first or the game is over.
+pub fn solve<B: Bits>(pos: &Othello<B>, abort: &dyn Fn() -> bool) -> Option<SolveResult> {
+    let g = pos.geo;
+    let mut s = Solver {
+        g,
+        total: g.all.count() as i32,
+        nodes: 0,
+        abort,
+        aborted: false,
+        table: table(),
+        shape_tag: (g.n as u64) << 56,
+    };
+    let moves = g.moves(pos.me, pos.opp);
+    if moves.is_zero() {
+        if g.moves(pos.opp, pos.me).is_zero() {
+            return None;
+        }
+        let margin = -s.search(pos.opp, pos.me, -s.total, s.total, true);
+        return (!s.aborted).then_some(SolveResult {
+            margin,
+            best: PASS,
+            nodes: s.nodes,
+        });
+    }
+    let margin = s.search(pos.me, pos.opp, -s.total, s.total, false);
+    if s.aborted {
+        return None;
+    }
+    // The best move: the table's move at the root, checked by re-searching each move with a
+    // window that only that score passes.
+    let mut best = PASS;
+    let mut m = moves;
+    let mut order = Vec::new();
+    if let Some((_, _, b)) = s.table.get(s.key(pos.me, pos.opp)) {
+        order.push(b as u32);
+    }
+    while !m.is_zero() {
+        order.push(m.lowest());
+        m = m.without_lowest();
+    }
+    for sq in order {
+        if !moves.has(sq) {
+            continue;
+        }
+        let f = g.flips(pos.me, pos.opp, sq);
+        let v = -s.search(
+            pos.opp & !f,
+            pos.me | f | B::one_at(sq),
+            -margin - 1,
+            -margin + 1,
+            false,
+        );
+        if s.aborted {
+            return None;
+        }
+        if v >= margin {
+            best = sq as u16;
+            break;
+        }
+    }
+    Some(SolveResult {
+        margin,
+        best,
+        nodes: s.nodes,
+    })
+}

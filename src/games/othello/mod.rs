@@ -1,0 +1,510 @@
+//! Othello on even N x N boards (8, 10, 12, 14, 16), generic over the bit set: rules
+//! (`board`), evaluation (`eval`), exact endgame solver (`endgame`), notation.
+//!
+//! Notation: squares `a1`.., column letter then row number, `a1` top-left, row 1 at the top
+//! (the four openings are d3, c4, f5, e6). A pass is `0000` (UGI) or `PA` (NBoard/GGF). FEN:
+//! rows top to bottom, `x` Black (player 1, moves first), `o` White, digits for empty runs,
+//! then the side to move `x|o`; the 8x8 start is `8/8/8/3ox3/3xo3/8/8/8 x`.
+//!
+//! Invariants: `me` holds the discs of the side to move, `opp` the other's; they never overlap.
+//! `legal_moves` is empty only when neither side can move (the game is over), and is `[PASS]`
+//! when only the side to move is blocked.
+
+pub mod board;
+pub mod endgame;
+mod eval;
+
+use crate::bits::Bits;
+use crate::game::{Game, Outcome, Player, Solved};
+use board::Geo;
+
+pub const PASS: u16 = u16::MAX;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Othello<B: Bits> {
+    pub geo: Geo<B>,
+    pub me: B,
+    pub opp: B,
+    pub black_to_move: bool,
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl<B: Bits> Othello<B> {
+    pub fn new(n: u32) -> Result<Self, String> {
+        let geo = Geo::new(n)?;
+        let h = n / 2;
+        let bit = |r: u32, c: u32| B::one_at(r * n + c);
+        // Row h-1: o x (d4 white, e4 black on 8x8); row h: x o.
+        let black = bit(h - 1, h) | bit(h, h - 1);
+        let white = bit(h - 1, h - 1) | bit(h, h);
+        Ok(Othello {
+            geo,
+            me: black,
+            opp: white,
+            black_to_move: true,
+        })
+    }
+
+    pub fn black_white(&self) -> (B, B) {
+        if self.black_to_move {
+            (self.me, self.opp)
+        } else {
+            (self.opp, self.me)
+        }
+    }
+
+    pub fn empties(&self) -> u32 {
+        self.geo.all.count() - (self.me | self.opp).count()
+    }
+
+    /// Final margin for the side to move, empty squares going to the winner.
+    pub fn final_margin(&self) -> i32 {
+        let d = self.me.count() as i32 - self.opp.count() as i32;
+        let e = self.empties() as i32;
+        if d > 0 {
+            d + e
+        } else if d < 0 {
+            d - e
+        } else {
+            0
+        }
+    }
+
+    pub fn square_name(&self, sq: u32) -> String {
+        format!(
+            "{}{}",
+            (b'a' + (sq % self.geo.n) as u8) as char,
+            sq / self.geo.n + 1
+        )
+    }
+
+    /// Parses a position in the .obf format of the FFO test sets: the squares row by row
+    /// (`X` Black, `O` White, `-` empty), then the side to move; anything after is ignored.
+    pub fn parse_obf(&self, text: &str) -> Result<Self, String> {
+        let n = self.geo.n as usize;
+        let squares: Vec<char> = text
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .take(n * n + 1)
+            .collect();
+        if squares.len() < n * n + 1 {
+            return Err(format!("expected {} squares and the side to move", n * n));
+        }
+        let mut rows = Vec::new();
+        for r in 0..n {
+            let mut s = String::new();
+            let mut run = 0;
+            for c in 0..n {
+                let ch = match squares[r * n + c] {
+                    'X' | 'x' | '*' => 'x',
+                    'O' | 'o' => 'o',
+                    '-' | '.' => {
+                        run += 1;
+                        continue;
+                    }
+                    other => return Err(format!("unexpected '{other}' on the board")),
+                };
+                if run > 0 {
+                    s.push_str(&run.to_string());
+                    run = 0;
+                }
+                s.push(ch);
+            }
+            if run > 0 {
+                s.push_str(&run.to_string());
+            }
+            rows.push(s);
+        }
+        let side = match squares[n * n] {
+            'X' | 'x' | '*' => 'x',
+            'O' | 'o' => 'o',
+            other => return Err(format!("side to move '{other}' is not X or O")),
+        };
+        self.parse_fen(&format!("{} {side}", rows.join("/")))
+    }
+
+    pub fn parse_square(&self, s: &str) -> Result<u32, String> {
+        let n = self.geo.n;
+        let mut chars = s.chars();
+        let col = match chars.next() {
+            Some(c @ 'a'..='z') => c as u32 - 'a' as u32,
+            _ => {
+                return Err(format!(
+                    "'{s}' is not a square (a letter then a row number)"
+                ));
+            }
+        };
+        let row: u32 = chars
+            .as_str()
+            .parse()
+            .map_err(|_| format!("'{s}' is not a square (a letter then a row number)"))?;
+        if col >= n || row == 0 || row > n {
+            return Err(format!(
+                "'{s}' is off the board (a1..{}{n})",
+                (b'a' + n as u8 - 1) as char
+            ));
+        }
+        Ok((row - 1) * n + col)
+    }
+}
+
+impl<B: Bits> Game for Othello<B> {
+    type Move = u16;
+    const NAME: &'static str = "othello";
+
+    fn to_move(&self) -> Player {
+        if self.black_to_move {
+            Player::P1
+        } else {
+            Player::P2
+        }
+    }
+
+    fn legal_moves(&self, out: &mut Vec<u16>) {
+        out.clear();
+        let mut m = self.geo.moves(self.me, self.opp);
+        if m.is_zero() {
+            if !self.geo.moves(self.opp, self.me).is_zero() {
+                out.push(PASS);
+            }
+            return;
+        }
+        while !m.is_zero() {
+            out.push(m.lowest() as u16);
+            m = m.without_lowest();
+        }
+    }
+
+    fn count_moves(&self) -> u64 {
+        (self.geo.moves(self.me, self.opp).count() as u64).max(1)
+    }
+
+    /// The published Othello perft counts go on passing after the game has ended.
+    fn perft_pass(&self) -> Option<u16> {
+        Some(PASS)
+    }
+
+    fn play(&mut self, mv: u16) {
+        if mv != PASS {
+            let sq = mv as u32;
+            let f = self.geo.flips(self.me, self.opp, sq);
+            self.me |= f | B::one_at(sq);
+            self.opp &= !f;
+        }
+        std::mem::swap(&mut self.me, &mut self.opp);
+        self.black_to_move = !self.black_to_move;
+    }
+
+    fn hash(&self) -> u64 {
+        let (b, w) = self.black_white();
+        mix(b.fold64() ^ 0x243f_6a88_85a3_08d3)
+            ^ mix(w.fold64() ^ 0x1319_8a2e_0370_7344).rotate_left(17)
+            ^ if self.black_to_move {
+                0
+            } else {
+                0xa409_3822_299f_31d0
+            }
+    }
+
+    fn terminal(&self) -> Option<Outcome> {
+        None
+    }
+
+    fn outcome_without_moves(&self) -> Outcome {
+        match self.final_margin() {
+            d if d > 0 => Outcome::Win,
+            d if d < 0 => Outcome::Loss,
+            _ => Outcome::Draw,
+        }
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn order_score(&self, mv: u16) -> i32 {
+        if mv == PASS {
+            return 0;
+        }
+        let b = B::one_at(mv as u32);
+        if !(b & self.geo.corners).is_zero() {
+            300
+        } else if !(b & self.geo.x_squares).is_zero() {
+            -300
+        } else if !(b & self.geo.c_squares).is_zero() {
+            -100
+        } else if !(b & self.geo.edges).is_zero() {
+            50
+        } else {
+            0
+        }
+    }
+
+    fn move_key(mv: u16) -> u16 {
+        if mv == PASS { 1000 } else { mv + 1 }
+    }
+
+    fn history_key(&self, mv: u16) -> usize {
+        if mv == PASS { 300 } else { mv as usize }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u16, String> {
+        let t = text.trim().to_ascii_lowercase();
+        let mut list = Vec::new();
+        self.legal_moves(&mut list);
+        if list.is_empty() {
+            return Err(format!("'{text}': the game is over"));
+        }
+        if matches!(t.as_str(), "0000" | "pa" | "pass" | "@@") {
+            return if list == [PASS] {
+                Ok(PASS)
+            } else {
+                Err(format!("'{text}': cannot pass while a move is possible"))
+            };
+        }
+        let sq = self.parse_square(&t)?;
+        if list == [PASS] {
+            return Err(format!(
+                "'{text}': no move is possible, the side to move must pass (0000)"
+            ));
+        }
+        if !((self.me | self.opp) & B::one_at(sq)).is_zero() {
+            return Err(format!("'{text}': the square is occupied"));
+        }
+        if self.geo.flips(self.me, self.opp, sq).is_zero() {
+            return Err(format!("'{text}': no discs would be flipped"));
+        }
+        Ok(sq as u16)
+    }
+
+    fn format_move(&self, mv: u16) -> String {
+        if mv == PASS {
+            "0000".into()
+        } else {
+            self.square_name(mv as u32)
+        }
+    }
+
+    fn parse_fen(&self, fen: &str) -> Result<Self, String> {
+        let n = self.geo.n;
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() != 2 {
+            return Err(format!("invalid FEN '{fen}': expected <rows> <x|o>"));
+        }
+        let rows: Vec<&str> = fields[0].split('/').collect();
+        if rows.len() != n as usize {
+            return Err(format!(
+                "invalid FEN '{fen}': {} rows, the board has {n}",
+                rows.len()
+            ));
+        }
+        let (mut black, mut white) = (B::zero(), B::zero());
+        for (r, row) in rows.iter().enumerate() {
+            let mut c = 0u32;
+            let mut chars = row.chars().peekable();
+            let mut digits = String::new();
+            while let Some(ch) = chars.next() {
+                match ch {
+                    '0'..='9' => {
+                        digits.push(ch);
+                        if chars.peek().is_some_and(|x| x.is_ascii_digit()) {
+                            continue;
+                        }
+                        let k: u32 = digits
+                            .parse()
+                            .map_err(|_| format!("invalid FEN '{fen}': bad number"))?;
+                        if k == 0 || digits.starts_with('0') {
+                            return Err(format!("invalid FEN '{fen}': empty run '{digits}'"));
+                        }
+                        digits.clear();
+                        c += k;
+                    }
+                    'x' | 'X' | 'o' | 'O' => {
+                        if c < n {
+                            let b = B::one_at(r as u32 * n + c);
+                            if ch.eq_ignore_ascii_case(&'x') {
+                                black |= b
+                            } else {
+                                white |= b
+                            }
+                        }
+                        c += 1;
+                    }
+                    _ => {
+                        return Err(format!(
+                            "invalid FEN '{fen}': unexpected '{ch}' in row {}",
+                            r + 1
+                        ));
+                    }
+                }
+                if c > n {
+                    return Err(format!(
+                        "invalid FEN '{fen}': row {} is longer than {n}",
+                        r + 1
+                    ));
+                }
+            }
+            if c != n {
+                return Err(format!(
+                    "invalid FEN '{fen}': row {} has {c} squares, not {n}",
+                    r + 1
+                ));
+            }
+        }
+        let black_to_move = match fields[1] {
+            "x" | "X" | "b" | "B" => true,
+            "o" | "O" | "w" | "W" => false,
+            s => {
+                return Err(format!(
+                    "invalid FEN '{fen}': side to move '{s}' is not x or o"
+                ));
+            }
+        };
+        let (me, opp) = if black_to_move {
+            (black, white)
+        } else {
+            (white, black)
+        };
+        Ok(Othello {
+            geo: self.geo,
+            me,
+            opp,
+            black_to_move,
+        })
+    }
+
+    fn fen(&self) -> String {
+        let n = self.geo.n;
+        let (black, white) = self.black_white();
+        let mut rows = Vec::new();
+        for r in 0..n {
+            let mut s = String::new();
+            let mut run = 0;
+            for c in 0..n {
+                let i = r * n + c;
+                let ch = if black.has(i) {
+                    'x'
+                } else if white.has(i) {
+                    'o'
+                } else {
+                    run += 1;
+                    continue;
+                };
+                if run > 0 {
+                    s.push_str(&run.to_string());
+                    run = 0;
+                }
+                s.push(ch);
+            }
+            if run > 0 {
+                s.push_str(&run.to_string());
+            }
+            rows.push(s);
+        }
+        format!(
+            "{} {}",
+            rows.join("/"),
+            if self.black_to_move { 'x' } else { 'o' }
+        )
+    }
+
+    fn diagram(&self) -> String {
+        let n = self.geo.n;
+        let (black, white) = self.black_white();
+        let moves = self.geo.moves(self.me, self.opp);
+        let letters: String = (0..n)
+            .map(|c| format!(" {}", (b'a' + c as u8) as char))
+            .collect();
+        let mut s = format!("\n   {letters}\n");
+        for r in 0..n {
+            s.push_str(&format!("{:>2} ", r + 1));
+            for c in 0..n {
+                let i = r * n + c;
+                let ch = if black.has(i) {
+                    'x'
+                } else if white.has(i) {
+                    'o'
+                } else if moves.has(i) {
+                    '*'
+                } else {
+                    '.'
+                };
+                s.push_str(&format!(" {ch}"));
+            }
+            s.push('\n');
+        }
+        s.push_str(&format!(
+            "\nBlack (x) {} - White (o) {}; {} to move\nFen: {}\nKey: {:016X}",
+            black.count(),
+            white.count(),
+            if self.black_to_move { "Black" } else { "White" },
+            self.fen(),
+            self.hash()
+        ));
+        s
+    }
+
+    const BENCH_DEPTH: u32 = 9;
+    fn bench_fens() -> &'static [&'static str] {
+        &[
+            "8/8/8/3ox3/3xo3/8/8/8 x",
+            "8/8/3x4/3xx3/3xo3/8/8/8 o",
+            "8/8/2o5/2ooxx2/2xxxo2/4x3/8/8 x",
+            "2o5/3o4/1xxoxx2/2xoxo2/2xxoxo1/2xoo3/4o3/8 x",
+        ]
+    }
+
+    fn warm_up(&self) {
+        let _ = endgame::table();
+    }
+
+    fn solve(&self, abort: &dyn Fn() -> bool) -> Option<Solved<u16>> {
+        if self.empties() > endgame::AUTO_EMPTIES {
+            return None;
+        }
+        let r = endgame::solve(self, abort)?;
+        Some(Solved {
+            score: r.margin * 100,
+            best: r.best,
+            nodes: r.nodes,
+            note: format!(
+                "solved: final disc margin {:+} for the side to move",
+                r.margin
+            ),
+        })
+    }
+}
+
+/// Endgame bench: FFO endgame positions #1 and #3 (Fforum test set, published with their
+/// exact scores +18 and +2) solved with a cleared table; the node count is part of the
+/// bench signature.
+pub fn bench_solver() -> Vec<String> {
+    const POSITIONS: &[&str] = &[
+        "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X",
+        "----OX----OOXX---OOOXX-XOOXXOOOOOXXOXXOOOXXXOOOOOXXXXOXO--OOOOOX X",
+    ];
+    let start = std::time::Instant::now();
+    let mut nodes = 0;
+    for p in POSITIONS {
+        endgame::table().clear();
+        if let Ok(pos) = Othello::<u64>::new(8).and_then(|o| o.parse_obf(p))
+            && let Some(r) = endgame::solve(&pos, &|| false)
+        {
+            nodes += r.nodes;
+        }
+    }
+    let ms = start.elapsed().as_millis() as u64;
+    vec![
+        format!(
+            "othello-endgame: {} positions: {nodes} nodes in {ms} ms, {} nps",
+            POSITIONS.len(),
+            nodes * 1000 / ms.max(1)
+        ),
+        format!("signature othello-endgame {nodes}"),
+    ]
+}

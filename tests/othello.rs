@@ -1,0 +1,281 @@
+//! Othello: perft against the published counts, FFO endgame scores, moves and flips against a
+//! plain reference implementation on every board size, notation, FEN, and conformance.
+
+mod common;
+
+use common::Rng;
+use common::conformance::{check_position, playouts};
+use tabula::bits::{Bits, U256};
+use tabula::game::{Game, Outcome};
+use tabula::games::othello::{Othello, PASS, endgame};
+use tabula::perft::perft;
+
+/// Published 8x8 perft counts from the start, passes counting as moves (the table;
+/// the usual published Othello perft figures).
+const PERFT: &[(u32, u64)] = &[
+    (1, 4),
+    (2, 12),
+    (3, 56),
+    (4, 244),
+    (5, 1396),
+    (6, 8200),
+    (7, 55092),
+    (8, 390216),
+];
+const PERFT_DEEP: &[(u32, u64)] = &[(9, 3_005_288), (10, 24_571_284)];
+
+#[test]
+fn perft_start_8x8() {
+    let start = Othello::<u64>::new(8).unwrap();
+    for &(d, n) in PERFT {
+        assert_eq!(perft(&start, d), n, "depth {d}");
+    }
+}
+
+#[test]
+#[ignore = "a few seconds"]
+fn perft_start_8x8_deep() {
+    let start = Othello::<u64>::new(8).unwrap();
+    for &(d, n) in PERFT_DEEP {
+        assert_eq!(perft(&start, d), n, "depth {d}");
+    }
+}
+
+/// FFO endgame test positions #1-#8 (Fforum, 14-16 empties) with their published exact scores
+/// for the side to move (as in ../shared/data/othello/fforum-1-19.obf).
+const FFO: &[(&str, &str, i32)] = &[
+    (
+        "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X",
+        "FFO #1",
+        18,
+    ),
+    (
+        "-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X",
+        "FFO #2",
+        10,
+    ),
+    (
+        "----OX----OOXX---OOOXX-XOOXXOOOOOXXOXXOOOXXXOOOOOXXXXOXO--OOOOOX X",
+        "FFO #3",
+        2,
+    ),
+    (
+        "-XXXXXX-X-XXXOO-XOXXXOOXXXOXOOOX-OXOOXXX--OOOXXX--OOXX----XOXXO- X",
+        "FFO #4",
+        0,
+    ),
+    (
+        "-OOOOO----OXXO-XXXOXOXX-XXOXOXXOXXOOXOOOXXXXOO-OX-XOOO---XXXXX-- X",
+        "FFO #5",
+        32,
+    ),
+    (
+        "--OXXX--OOOXXX--OOOXOXO-OOXOOOX-OOXXXXXXXOOXXOX--OOOOX---XXXXXX- X",
+        "FFO #6",
+        14,
+    ),
+    (
+        "--OXXO--XOXXXX--XOOOXXXXXOOXXXXXXOOOOXXX-XXXXXXX--XXOOO----XXOO- X",
+        "FFO #7",
+        8,
+    ),
+    (
+        "---X-X--X-XXXX--XXXXOXXXXXXOOOOOXXOXXXO-XOXXXXO-XOOXXX--XOOXXO-- O",
+        "FFO #8",
+        8,
+    ),
+];
+
+#[test]
+fn endgame_scores_match_ffo() {
+    let start = Othello::<u64>::new(8).unwrap();
+    for &(obf, what, score) in FFO {
+        let pos = start.parse_obf(obf).unwrap();
+        let r = endgame::solve(&pos, &|| false).unwrap();
+        assert_eq!(r.margin, score, "{what}");
+        // The best move really achieves the score.
+        let mut child = pos.clone();
+        child.play(r.best);
+        let reply = endgame::solve(&child, &|| false).unwrap();
+        assert_eq!(
+            -reply.margin,
+            score,
+            "{what}: best move {}",
+            pos.format_move(r.best)
+        );
+    }
+}
+
+/// A plain reference: a 2D grid, walking the eight directions square by square.
+fn reference_moves<B: Bits>(p: &Othello<B>) -> Vec<(u16, Vec<u32>)> {
+    let n = p.geo.n as i32;
+    let at =
+        |r: i32, c: i32, who: B| r >= 0 && c >= 0 && r < n && c < n && who.has((r * n + c) as u32);
+    let mut out = Vec::new();
+    for r in 0..n {
+        for c in 0..n {
+            if at(r, c, p.me) || at(r, c, p.opp) {
+                continue;
+            }
+            let mut flips = Vec::new();
+            for (dr, dc) in [
+                (0, 1),
+                (0, -1),
+                (1, 0),
+                (-1, 0),
+                (1, 1),
+                (1, -1),
+                (-1, 1),
+                (-1, -1),
+            ] {
+                let mut line = Vec::new();
+                let (mut rr, mut cc) = (r + dr, c + dc);
+                while at(rr, cc, p.opp) {
+                    line.push((rr * n + cc) as u32);
+                    rr += dr;
+                    cc += dc;
+                }
+                if !line.is_empty() && at(rr, cc, p.me) {
+                    flips.extend(line);
+                }
+            }
+            if !flips.is_empty() {
+                flips.sort();
+                out.push(((r * n + c) as u16, flips));
+            }
+        }
+    }
+    out
+}
+
+fn random_games<B: Bits>(n: u32, games: usize, seed: u64) {
+    let mut rng = Rng(seed);
+    for _ in 0..games {
+        let mut p = Othello::<B>::new(n).unwrap();
+        loop {
+            let reference = reference_moves(&p);
+            let mut moves = Vec::new();
+            p.legal_moves(&mut moves);
+            if reference.is_empty() {
+                let mut swapped = p.clone();
+                std::mem::swap(&mut swapped.me, &mut swapped.opp);
+                if reference_moves(&swapped).is_empty() {
+                    assert!(moves.is_empty(), "game over: {}", p.fen());
+                    let d = p.me.count() as i32 - p.opp.count() as i32;
+                    let o = p.outcome().unwrap();
+                    assert_eq!(
+                        o,
+                        if d > 0 {
+                            Outcome::Win
+                        } else if d < 0 {
+                            Outcome::Loss
+                        } else {
+                            Outcome::Draw
+                        }
+                    );
+                    break;
+                }
+                assert_eq!(moves, vec![PASS], "{}", p.fen());
+                p.play(PASS);
+                continue;
+            }
+            let ours: Vec<u16> = moves.clone();
+            let theirs: Vec<u16> = reference.iter().map(|m| m.0).collect();
+            assert_eq!(ours, theirs, "{}", p.fen());
+            let (m, flips) = &reference[rng.below(reference.len())];
+            let mut f = p.geo.flips(p.me, p.opp, *m as u32);
+            let mut got = Vec::new();
+            while !f.is_zero() {
+                got.push(f.lowest());
+                f = f.without_lowest();
+            }
+            assert_eq!(&got, flips, "{} {}", p.fen(), p.format_move(*m));
+            p.play(*m);
+        }
+    }
+}
+
+#[test]
+fn rules_match_the_reference_on_every_size() {
+    random_games::<u64>(8, 60, 1);
+    random_games::<u128>(10, 10, 2);
+    random_games::<U256>(12, 5, 3);
+    random_games::<U256>(14, 3, 4);
+    random_games::<U256>(16, 2, 5);
+    random_games::<u128>(8, 5, 6);
+}
+
+#[test]
+fn conformance_every_size() {
+    playouts(&Othello::<u64>::new(8).unwrap(), 20, 80, 7);
+    playouts(&Othello::<u128>::new(10).unwrap(), 3, 120, 8);
+    playouts(&Othello::<U256>::new(12).unwrap(), 2, 160, 9);
+    playouts(&Othello::<U256>::new(16).unwrap(), 1, 300, 10);
+}
+
+#[test]
+fn notation_and_fen() {
+    let s = Othello::<u64>::new(8).unwrap();
+    assert_eq!(s.fen(), "8/8/8/3ox3/3xo3/8/8/8 x");
+    let mut openings: Vec<String> = {
+        let mut m = Vec::new();
+        s.legal_moves(&mut m);
+        m.iter().map(|&x| s.format_move(x)).collect()
+    };
+    openings.sort();
+    assert_eq!(openings, ["c4", "d3", "e6", "f5"]);
+    assert_eq!(s.parse_move("D3").unwrap(), s.parse_move("d3").unwrap());
+    assert!(s.parse_move("d4").unwrap_err().contains("occupied"));
+    assert!(s.parse_move("a1").unwrap_err().contains("no discs"));
+    assert!(s.parse_move("i1").unwrap_err().contains("off the board"));
+    assert!(s.parse_move("0000").unwrap_err().contains("cannot pass"));
+    assert!(s.parse_move("d").is_err());
+    let mut p = s.clone();
+    p.play(s.parse_move("d3").unwrap());
+    assert_eq!(p.fen(), "8/8/3x4/3xx3/3xo3/8/8/8 o");
+    assert_eq!(s.parse_fen(&p.fen()).unwrap(), p);
+    // White to move with no move but Black has one: the only move is the pass.
+    let pass = s
+        .parse_fen("xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxo1/xxxxxxx1 o")
+        .unwrap();
+    let mut m = Vec::new();
+    pass.legal_moves(&mut m);
+    assert_eq!(m, [PASS], "{}", pass.fen());
+    assert_eq!(pass.format_move(PASS), "0000");
+    assert_eq!(pass.parse_move("PA").unwrap(), PASS);
+    assert!(pass.parse_move("h7").unwrap_err().contains("must pass"));
+    for (fen, why) in [
+        ("8/8/8/3ox3/3xo3/8/8 x", "rows"),
+        ("8/8/8/3ox3/3xo3/8/8/9 x", "longer"),
+        ("8/8/8/3ox3/3xo3/8/8/7 x", "squares"),
+        ("8/8/8/3ox3/3xo3/8/8/8 z", "side"),
+        ("8/8/8/3oq3/3xo3/8/8/8 x", "unexpected"),
+    ] {
+        assert!(s.parse_fen(fen).unwrap_err().contains(why), "{fen}");
+    }
+    let big = Othello::<U256>::new(16).unwrap();
+    assert_eq!(
+        big.fen(),
+        "16/16/16/16/16/16/16/7ox7/7xo7/16/16/16/16/16/16/16 x"
+    );
+    assert!(Othello::<u64>::new(9).is_err());
+    assert!(Othello::<u64>::new(10).is_err(), "100 squares need u128");
+    check_position(&big);
+}
+
+/// A finished game: no moves for either side, the result by discs, empties to the winner.
+#[test]
+fn game_end_and_margin() {
+    let s = Othello::<u64>::new(8).unwrap();
+    let p = s.parse_fen("xxxxxxxx/xxxxxxxx/8/8/8/8/8/8 o").unwrap();
+    let mut m = Vec::new();
+    p.legal_moves(&mut m);
+    assert!(m.is_empty());
+    assert_eq!(p.outcome(), Some(Outcome::Loss));
+    assert_eq!(p.final_margin(), -64);
+    assert_eq!(
+        endgame::solve(&p, &|| false).map(|r| r.margin),
+        None,
+        "nothing to solve"
+    );
+}
