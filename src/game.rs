@@ -171,6 +171,12 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// A game record in the game's own exchange format (Othello: GGF, for NBoard): the start
+    /// position and the moves played from it, as move strings.
+    fn parse_game_record(&self, _record: &str) -> Result<(Self, Vec<String>), String> {
+        Err(format!("{} has no game-record format", Self::NAME))
+    }
+
     /// Prepares heavy tables (called before the first `readyok`).
     fn warm_up(&self) {}
 

@@ -6,6 +6,7 @@
 //! and the other games to UGI. EOF means `quit`.
 
 pub mod command;
+pub mod nboard;
 mod output;
 
 pub use output::Output;
@@ -23,6 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 pub enum Dialect {
     Uci,
     Ugi,
+    NBoard,
 }
 
 pub const ENGINE_NAME: &str = concat!("tabula ", env!("CARGO_PKG_VERSION"));
@@ -52,7 +54,7 @@ impl Printer {
         match mate_plies(score) {
             Some(p) => match self.dialect {
                 Dialect::Ugi => format!("mate {p}"),
-                Dialect::Uci => {
+                Dialect::Uci | Dialect::NBoard => {
                     let moves = if p > 0 { (p + 1) / 2 } else { -((-p) / 2) };
                     format!("mate {moves}")
                 }
@@ -142,6 +144,7 @@ pub fn limits_from(go: &command::Go) -> Limits {
         movestogo: go.movestogo.filter(|&m| m > 0),
         infinite: go.infinite,
         ponder: go.ponder,
+        allow_solver: go.depth.is_none() && go.nodes.is_none(),
     }
 }
 
@@ -151,6 +154,8 @@ pub struct Session<G: Game> {
     out: Output,
     dialect: Option<Dialect>,
     debug: Arc<AtomicBool>,
+    /// NBoard `set depth` (midgame depth).
+    nboard_depth: u32,
 }
 
 impl<G: Game> Session<G> {
@@ -160,6 +165,7 @@ impl<G: Game> Session<G> {
             out,
             dialect: None,
             debug: Arc::new(AtomicBool::new(false)),
+            nboard_depth: 12,
         }
     }
 
@@ -188,14 +194,26 @@ impl<G: Game> Session<G> {
                 .line(&format!("option name {} {}", o.name, o.declaration));
         }
         self.out.line(match d {
-            Dialect::Uci => "uciok",
             Dialect::Ugi => "ugiok",
+            _ => "uciok",
         });
     }
 
     /// Handles one input line. Returns false when the session should end.
     pub fn handle_line(&mut self, line: &str) -> bool {
         debug!("< {line}");
+        let nboard_start = self.dialect.is_none() && line.trim_start().starts_with("nboard");
+        if self.dialect == Some(Dialect::NBoard) || nboard_start {
+            return match nboard::parse(line) {
+                Ok(None) => true,
+                Ok(Some(cmd)) => self.handle_nboard(cmd),
+                Err(e) => {
+                    warn!("{e}");
+                    self.out.line(&format!("status error: {e}"));
+                    true
+                }
+            };
+        }
         match command::parse(line) {
             Ok(None) => true,
             Ok(Some(cmd)) => self.handle(cmd),
@@ -263,6 +281,78 @@ impl<G: Game> Session<G> {
                     }
                 }
             }
+        }
+        true
+    }
+
+    fn nboard_error(&self, e: &str) {
+        warn!("{e}");
+        self.out.line(&format!("status error: {e}"));
+    }
+
+    fn handle_nboard(&mut self, cmd: nboard::NbCommand) -> bool {
+        use nboard::NbCommand as N;
+        match cmd {
+            N::NBoard(_) => {
+                self.dialect = Some(Dialect::NBoard);
+                self.out
+                    .line(&format!("set myname {}", ENGINE_NAME.replace(' ', "-")));
+            }
+            N::SetDepth(d) => self.nboard_depth = d.clamp(1, 60),
+            N::SetContempt(_) => {}
+            N::SetGame(ggf) => {
+                self.engine.stop_and_wait();
+                let start = self.engine.position().clone();
+                let applied = start
+                    .parse_game_record(&ggf)
+                    .and_then(|(pos, moves)| self.engine.set_position(Some(&pos.fen()), &moves));
+                if let Err(e) = applied {
+                    self.nboard_error(&format!("set game: {e}"));
+                }
+            }
+            N::Move(m) => {
+                self.engine.stop_and_wait();
+                // Othello has no repetitions, so the new root needs no history.
+                let fen = self.engine.position().fen();
+                if let Err(e) = self.engine.set_position(Some(&fen), &[m]) {
+                    self.nboard_error(&format!("move: {e}"));
+                }
+            }
+            N::Go | N::Hint(_) => {
+                let purpose = if cmd == N::Go {
+                    nboard::Purpose::Go
+                } else {
+                    nboard::Purpose::Hint
+                };
+                if let N::Hint(n) = cmd {
+                    let _ = self
+                        .engine
+                        .set_option("MultiPV", Some(&n.clamp(1, 64).to_string()));
+                } else {
+                    let _ = self.engine.set_option("MultiPV", Some("1"));
+                }
+                let printer = Arc::new(nboard::NbPrinter {
+                    out: self.out.clone(),
+                    purpose,
+                    start: std::time::Instant::now(),
+                });
+                let limits = Limits {
+                    depth: Some(self.nboard_depth),
+                    allow_solver: true,
+                    ..Limits::default()
+                };
+                self.out.line("status tabula is thinking");
+                if let Err(e) = self.engine.go(limits, &[], printer) {
+                    self.nboard_error(&e);
+                }
+            }
+            N::Ping(n) => {
+                self.engine.stop_and_wait();
+                self.out.line(&format!("pong {n}"));
+            }
+            N::Learn => self.out.line("learned"),
+            N::Analyze => self.out.line("status analyze is not supported; use hint"),
+            N::Quit => return false,
         }
         true
     }

@@ -23,6 +23,9 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     pub infinite: bool,
     pub ponder: bool,
+    /// The game's exact solver may run first (off for depth- and node-limited searches,
+    /// where it could run unbounded).
+    pub allow_solver: bool,
 }
 
 impl Limits {

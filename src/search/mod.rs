@@ -118,17 +118,16 @@ pub fn search<G: Game>(
     })
 }
 
-/// Runs the game's exact solver first when the search is bounded by time (or not at all),
-/// giving it 30% of the move's soft budget; `None` when the game has no solver, the
-/// search is depth- or node-limited, or the solver did not finish.
+/// Runs the game's exact solver first when the limits allow it, giving it 30% of the move's
+/// soft budget; `None` when the game has no solver for this position, the limits forbid it,
+/// or the solver did not finish.
 fn try_solver<G: Game>(
     root: &G,
     params: &SearchParams<G::Move>,
     ctrl: &Control,
     report: &(dyn Fn(&Info<G::Move>) + Sync),
 ) -> Option<SearchResult<G::Move>> {
-    let limits = &params.limits;
-    if limits.depth.is_some() || limits.nodes.is_some() || root.outcome().is_some() {
+    if !params.limits.allow_solver || root.outcome().is_some() {
         return None;
     }
     if !params.searchmoves.is_empty() {

@@ -88,6 +88,9 @@ pub struct Solver<'a> {
     pub aborted: bool,
     min_score: i32,
     max_score: i32,
+    /// XORed into stored keys: a bijection within one shape, and entries of another shape
+    /// (solved concurrently in one process) almost never match.
+    shape_tag: u64,
 }
 
 impl<'a> Solver<'a> {
@@ -108,6 +111,8 @@ impl<'a> Solver<'a> {
             aborted: false,
             min_score: -cells / 2 + 3,
             max_score: (cells + 1) / 2 - 3,
+            shape_tag: ((dims.width as u64) << 8 | dims.height as u64)
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15),
         }
     }
 
@@ -157,7 +162,7 @@ impl<'a> Solver<'a> {
             }
         }
         let mut max = (cells - 1 - moves) / 2;
-        let key = b.key();
+        let key = b.key() ^ self.shape_tag;
         let v = self.table.get(key) as i32;
         if v != 0 {
             if v > self.max_score - self.min_score + 1 {

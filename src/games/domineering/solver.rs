@@ -87,6 +87,9 @@ pub struct Solver<'a, B: Bits> {
     flip_ud: Vec<u32>,
     /// Per number of empty cells, the last move that won there.
     killers: Vec<u32>,
+    /// Mixed into every key, so that boards of other shapes (solved concurrently in one
+    /// process) can never share an entry.
+    shape_tag: u64,
     _b: std::marker::PhantomData<B>,
 }
 
@@ -111,6 +114,7 @@ impl<'a, B: Bits> Solver<'a, B> {
                 .map(|i| (rows - 1 - i / cols) * cols + i % cols)
                 .collect(),
             killers: vec![u32::MAX; n as usize + 1],
+            shape_tag: mix(((rows as u64) << 8 | cols as u64) ^ 0x6a09_e667_f3bc_c908),
             _b: std::marker::PhantomData,
         }
     }
@@ -128,7 +132,8 @@ impl<'a, B: Bits> Solver<'a, B> {
 
     fn key(&self, pos: &Domineering<B>, empty_count: u32) -> u64 {
         let side = pos.to_move as u64;
-        let base = |occ: B| mix(occ.fold64() ^ side.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let tag = self.shape_tag;
+        let base = |occ: B| mix(occ.fold64() ^ side.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ tag);
         let mut k = base(pos.occupied);
         if empty_count >= SYMMETRY_MIN_EMPTY {
             let lr = Self::map(pos.occupied, &self.flip_lr);

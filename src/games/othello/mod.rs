@@ -13,6 +13,7 @@
 pub mod board;
 pub mod endgame;
 mod eval;
+pub mod ggf;
 
 use crate::bits::Bits;
 use crate::game::{Game, Outcome, Player, Solved};
@@ -461,6 +462,45 @@ impl<B: Bits> Game for Othello<B> {
 
     fn warm_up(&self) {
         let _ = endgame::table();
+    }
+
+    fn parse_game_record(&self, record: &str) -> Result<(Self, Vec<String>), String> {
+        let g = ggf::parse(record)?;
+        if g.n != self.geo.n {
+            return Err(format!(
+                "GGF board of size {} but this engine plays {}",
+                g.n, self.geo.n
+            ));
+        }
+        let rows: Vec<String> = g
+            .squares
+            .chunks(g.n as usize)
+            .map(|r| {
+                let mut s = String::new();
+                let mut run = 0;
+                for &c in r {
+                    if c == '-' {
+                        run += 1;
+                        continue;
+                    }
+                    if run > 0 {
+                        s.push_str(&run.to_string());
+                        run = 0;
+                    }
+                    s.push(c);
+                }
+                if run > 0 {
+                    s.push_str(&run.to_string());
+                }
+                s
+            })
+            .collect();
+        let start = self.parse_fen(&format!(
+            "{} {}",
+            rows.join("/"),
+            if g.black_to_move { 'x' } else { 'o' }
+        ))?;
+        Ok((start, g.moves))
     }
 
     fn solve(&self, abort: &dyn Fn() -> bool) -> Option<Solved<u16>> {
