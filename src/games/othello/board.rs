@@ -85,18 +85,43 @@ impl<B: Bits> Geo<B> {
         }
     }
 
-    /// Squares where `me` may play against `opp`.
+    /// Squares where `me` may play against `opp`: for each direction a Kogge-Stone fill of
+    /// `me` through `opp` (the propagator is pre-masked so that multi-step shifts cannot
+    /// wrap around a row end), then one more step onto an empty square.
     pub fn moves(&self, me: B, opp: B) -> B {
         let empty = self.all & !(me | opp);
+        let n = self.n;
         let mut out = B::zero();
-        for d in 0..8 {
-            let mut t = self.shift(me, d) & opp;
-            let mut prev = B::zero();
-            while t != prev {
-                prev = t;
-                t |= self.shift(t, d) & opp;
+        // (step, shifts left?, propagator mask)
+        let dirs = [
+            (1, true, self.not_first),
+            (1, false, self.not_last),
+            (n, true, self.all),
+            (n, false, self.all),
+            (n + 1, true, self.not_first),
+            (n - 1, true, self.not_last),
+            (n - 1, false, self.not_first),
+            (n + 1, false, self.not_last),
+        ];
+        for (step, left, mask) in dirs {
+            let sh = |x: B, k: u32| {
+                if left {
+                    x << (step * k)
+                } else {
+                    x >> (step * k)
+                }
+            };
+            let mut pro = opp & mask;
+            let mut fill = me;
+            let mut k = 1;
+            while k < n {
+                fill |= pro & sh(fill, k);
+                pro &= sh(pro, k);
+                k *= 2;
             }
-            out |= self.shift(t, d) & empty;
+            // `fill` now holds `me` plus every opponent run attached to it; the square one step
+            // past a run is a move if it is empty (and not a wrap-around).
+            out |= sh(fill & !me, 1) & mask & empty;
         }
         out
     }

@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// The engine solves by itself from this many empty squares.
 pub const AUTO_EMPTIES: u32 = 20;
 const TABLE_MIN_EMPTIES: u32 = 8;
+const STABILITY_MIN_EMPTIES: u32 = 10;
 const ORDER_MIN_EMPTIES: u32 = 6;
 const TABLE_BITS: u32 = 22;
 
@@ -53,6 +54,11 @@ impl Table {
     }
     fn put(&self, key: u64, lower: i32, upper: i32, best: u16, empties: u32) {
         let (k, d) = &self.slots[(key >> (64 - TABLE_BITS)) as usize];
+        // Depth-preferred: a deeper subtree's entry gives way only to one nearly as deep.
+        let old = d.load(Relaxed);
+        if old != 0 && k.load(Relaxed) ^ old != key && ((old >> 48) & 0xff) as u32 > empties + 2 {
+            return;
+        }
         let data = (lower as i16 as u16 as u64)
             | ((upper as i16 as u16 as u64) << 16)
             | ((best as u64) << 32)
@@ -88,6 +94,7 @@ struct Solver<'a, B: Bits> {
     aborted: bool,
     table: &'a Table,
     shape_tag: u64,
+    quadrants: [B; 4],
 }
 
 impl<'a, B: Bits> Solver<'a, B> {
@@ -130,7 +137,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             return -self.search(opp, me, -beta, -alpha, true);
         }
         // Stability: the opponent keeps its stable discs, which bounds our margin.
-        if ne >= 6 {
+        if ne >= STABILITY_MIN_EMPTIES {
             let max = self.total - 2 * g.edge_stable(opp).count() as i32;
             if max <= alpha {
                 return max;
@@ -159,6 +166,18 @@ impl<'a, B: Bits> Solver<'a, B> {
                 tt_move = best;
             }
         }
+        // Parity: near the end, prefer squares in quadrants with an odd number of empties.
+        let odd_quadrants = if ne < ORDER_MIN_EMPTIES {
+            let mut odd = B::zero();
+            for quad in self.quadrants {
+                if (empty & quad).count() % 2 == 1 {
+                    odd |= quad;
+                }
+            }
+            odd
+        } else {
+            B::zero()
+        };
         let mut list: [(u32, i32); 64] = [(0, 0); 64];
         let mut count = 0;
         let mut m = moves;
@@ -172,14 +191,20 @@ impl<'a, B: Bits> Solver<'a, B> {
                     let f = g.flips(me, opp, sq);
                     let nme = me | f | B::one_at(sq);
                     let nopp = opp & !f;
-                    let replies = g.moves(nopp, nme).count() as i32;
+                    let reply_set = g.moves(nopp, nme);
+                    let replies = reply_set.count() as i32 + (reply_set & g.corners).count() as i32;
                     let b = B::one_at(sq);
                     let corner = if (b & g.corners).is_zero() { 0 } else { 6 };
                     let x = if (b & g.x_squares).is_zero() { 0 } else { 4 };
-                    -16 * replies + 16 * corner - 16 * x
+                    let potential = if ne >= 12 {
+                        (g.neighbours(nme) & g.all & !(nme | nopp)).count() as i32
+                    } else {
+                        0
+                    };
+                    -16 * replies + 16 * corner - 16 * x - 4 * potential
                 }
             } else {
-                0
+                i32::from(odd_quadrants.has(sq))
             };
             let mut i = count;
             while i > 0 && list[i - 1].1 < score {
@@ -232,6 +257,18 @@ impl<'a, B: Bits> Solver<'a, B> {
     }
 }
 
+/// The four quadrants of the board as masks.
+fn quadrants<B: Bits>(g: &Geo<B>) -> [B; 4] {
+    let h = g.n / 2;
+    let mut q = [B::zero(); 4];
+    for r in 0..g.n {
+        for c in 0..g.n {
+            q[((r >= h) as usize) * 2 + (c >= h) as usize] |= B::one_at(r * g.n + c);
+        }
+    }
+    q
+}
+
 /// Solves `pos` exactly; `None` if `abort` returned true first or the game is over.
 pub fn solve<B: Bits>(pos: &Othello<B>, abort: &dyn Fn() -> bool) -> Option<SolveResult> {
     let g = pos.geo;
@@ -243,6 +280,7 @@ pub fn solve<B: Bits>(pos: &Othello<B>, abort: &dyn Fn() -> bool) -> Option<Solv
         aborted: false,
         table: table(),
         shape_tag: (g.n as u64) << 56,
+        quadrants: quadrants(&g),
     };
     let moves = g.moves(pos.me, pos.opp);
     if moves.is_zero() {
