@@ -66,6 +66,14 @@ pub struct Engine<G: Game> {
     running: Option<Running>,
 }
 
+/// Memory the system can still give us, in MiB (Linux `MemAvailable`; `None` elsewhere).
+fn available_mib() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
 fn parse_spin(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
     let v: u64 = value
         .trim()
@@ -175,6 +183,14 @@ impl<G: Game> Engine<G> {
         match lname.as_str() {
             "hash" => {
                 let mib = parse_spin(name, value_of()?, 1, 65536)? as usize;
+                if let Some(avail) = available_mib()
+                    && mib + self.tt.size_mib() > avail * 9 / 10
+                    && mib > self.tt.size_mib()
+                {
+                    return Err(format!(
+                        "option 'Hash': {mib} MiB is more than this machine can give (about {avail} MiB available)"
+                    ));
+                }
                 self.stop_and_wait();
                 if mib != self.tt.size_mib() {
                     // Free the old table before allocating the new one.

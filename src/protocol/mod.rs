@@ -27,6 +27,10 @@ pub enum Dialect {
     NBoard,
 }
 
+/// Deepest `go perft` and `bench` accepted over the protocol (they run on the input thread).
+pub const MAX_PROTOCOL_PERFT: u32 = 8;
+pub const MAX_PROTOCOL_BENCH_DEPTH: u32 = 16;
+
 pub const ENGINE_NAME: &str = concat!("tabula ", env!("CARGO_PKG_VERSION"));
 pub const AUTHOR: &str = "the tabula developers";
 
@@ -244,7 +248,15 @@ impl<G: Game> Session<G> {
             }
             Command::Go(go) => {
                 if let Some(depth) = go.perft {
-                    self.perft(depth);
+                    // Perft runs on the input thread (as in Stockfish): bound it so that the
+                    // engine cannot be hung by a command.
+                    if depth > MAX_PROTOCOL_PERFT {
+                        self.error(&format!(
+                            "go perft: depth {depth} is too deep here (at most {MAX_PROTOCOL_PERFT}); use `tabula perft {depth}`"
+                        ));
+                    } else {
+                        self.perft(depth);
+                    }
                     return true;
                 }
                 let printer = Arc::new(Printer {
@@ -275,6 +287,10 @@ impl<G: Game> Session<G> {
             Command::Bench(depth) => {
                 if self.engine.searching() {
                     self.error("bench: not while searching");
+                } else if depth.is_some_and(|d| d > MAX_PROTOCOL_BENCH_DEPTH) {
+                    self.error(&format!(
+                        "bench: depth at most {MAX_PROTOCOL_BENCH_DEPTH} here; use `tabula bench --depth N`"
+                    ));
                 } else {
                     for l in crate::bench::run_game::<G>(self.engine.position(), depth) {
                         self.out.line(&l);
