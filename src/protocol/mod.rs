@@ -173,6 +173,11 @@ impl<G: Game> Session<G> {
         }
     }
 
+    /// The engine behind the session (tests inspect its position).
+    pub fn engine(&self) -> &Engine<G> {
+        &self.engine
+    }
+
     fn dialect(&self) -> Dialect {
         self.dialect.unwrap_or(if G::NAME == "chess" {
             Dialect::Uci
