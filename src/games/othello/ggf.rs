@@ -54,7 +54,8 @@ pub fn parse(text: &str) -> Result<GgfGame, String> {
     let n: u32 = parts
         .next()
         .and_then(|s| s.parse().ok())
-        .ok_or("GGF: BO[] must start with the board size")?;
+        .filter(|n| (4..=16).contains(n))
+        .ok_or("GGF: BO[] must start with the board size (4..16)")?;
     let squares: Vec<char> = parts
         .next()
         .ok_or("GGF: BO[] has no squares")?
@@ -114,5 +115,13 @@ mod tests {
         assert!(parse("GM[Othello]").is_err());
         assert!(parse("(;GM[Othello]BO[8 ").is_err());
         assert!(parse("(;GM[Othello];)").unwrap_err().contains("BO"));
+        // Found by fuzzing (fuzz/artifacts/parsers/crash-ba0a6794...): a huge size overflowed
+        // the square count.
+        assert!(
+            parse("(;GM[Othello]BO[865536 -\r- *];)")
+                .unwrap_err()
+                .contains("board size")
+        );
+        assert!(parse("(;GM[Othello]BO[4294967295 - *];)").is_err());
     }
 }
