@@ -147,7 +147,7 @@ impl Ref {
     fn legal(&self) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
         let me = self.white;
-        let mut add = |from: usize, to: usize, promo: Option<char>, out: &mut BTreeSet<String>| {
+        let add = |from: usize, to: usize, promo: Option<char>, out: &mut BTreeSet<String>| {
             let b = self.after(from, to, promo);
             if !b.attacked(b.king(me), !me) {
                 out.insert(format!(
@@ -173,7 +173,7 @@ impl Ref {
                     let d = if me { 1 } else { -1 };
                     let last = if me { 7 } else { 0 };
                     let start = if me { 1 } else { 6 };
-                    let mut push = |to: usize, out: &mut BTreeSet<String>| {
+                    let push = |to: usize, out: &mut BTreeSet<String>| {
                         if (to / 8) as i32 == last {
                             for q in ['q', 'r', 'b', 'n'] {
                                 add(from, to, Some(q), out);

@@ -151,3 +151,29 @@ fn chess_castling_notation() {
     assert!(std.parse_move("zz").is_err());
     assert!(std.parse_move("").is_err());
 }
+
+/// Chess FENs that cozy-chess alone would accept but that are not positions: found by the
+/// protocol fuzzer (tests/fuzz_regressions/session-no-king.bin), where the search then
+/// captured a king.
+#[test]
+fn chess_rejects_impossible_fens() {
+    let c = Chess::default();
+    for (fen, why) in [
+        ("7k/3R2K1 w - - 0 1", "8 ranks"),
+        ("8/8/8/8/8/8/7k/3R2K1 w - - 0 1", "not to move is in check"),
+        ("8/8/8/8/8/8/6k1/3R2K1 b - - 0 1", "not to move is in check"),
+        (
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "8 ranks",
+        ),
+        (
+            "rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "8 ranks",
+        ),
+    ] {
+        let e = c.parse_fen(fen).unwrap_err();
+        assert!(e.contains(why), "{fen}: {e}");
+    }
+    // Checks given by the side to move's opponent are fine, of course.
+    assert!(c.parse_fen("4k3/8/8/8/8/8/8/4R1K1 b - - 0 1").is_ok());
+}

@@ -58,6 +58,28 @@ impl Chess {
         false
     }
 
+    /// The king of the side that just moved is attacked: an illegal position (found by
+    /// fuzzing: cozy-chess accepts it, and the search could then capture a king).
+    fn side_not_to_move_in_check(board: &Board) -> bool {
+        use cozy_chess::{
+            get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
+        };
+        let us = board.side_to_move();
+        let their_king = board.king(!us);
+        let ours = board.colors(us);
+        let occ = board.occupied();
+        let hits = |p: Piece, set: BitBoard| !(set & ours & board.pieces(p)).is_empty();
+        hits(Piece::Pawn, get_pawn_attacks(their_king, !us))
+            || hits(Piece::Knight, get_knight_moves(their_king))
+            || hits(Piece::King, get_king_moves(their_king))
+            || hits(Piece::Bishop, get_bishop_moves(their_king, occ))
+            || hits(Piece::Rook, get_rook_moves(their_king, occ))
+            || hits(
+                Piece::Queen,
+                get_bishop_moves(their_king, occ) | get_rook_moves(their_king, occ),
+            )
+    }
+
     fn has_legal_move(&self) -> bool {
         self.board.generate_moves(|_| true)
     }
@@ -266,9 +288,25 @@ impl Game for Chess {
             5 => format!("{fen} 1"),
             _ => fen.clone(),
         };
+        // cozy-chess pads a board field with missing ranks; insist on 8 ranks of 8 files.
+        let placement = fen.split(' ').next().unwrap_or("");
+        let ranks: Vec<&str> = placement.split('/').collect();
+        let widths_ok = ranks
+            .iter()
+            .all(|r| r.chars().map(|c| c.to_digit(10).unwrap_or(1)).sum::<u32>() == 8);
+        if ranks.len() != 8 || !widths_ok {
+            return Err(format!(
+                "invalid FEN '{fen}': the board needs 8 ranks of 8 squares"
+            ));
+        }
         let board: Board = full
             .parse()
             .map_err(|e| format!("invalid FEN '{fen}': {e}"))?;
+        if Self::side_not_to_move_in_check(&board) {
+            return Err(format!(
+                "invalid FEN '{fen}': the side not to move is in check"
+            ));
+        }
         Ok(Chess {
             board,
             chess960: self.chess960,
