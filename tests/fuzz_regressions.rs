@@ -2,32 +2,18 @@
 //! `protocol_session` target: the first byte picks the game, the rest is protocol lines with
 //! `go ...` bounded to `go depth 1`. Each file is named after what it found.
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
+mod common;
+
+use common::session;
 use tabula::game::Game;
 use tabula::games::chess::Chess;
 use tabula::games::connect4::Connect4;
 use tabula::games::domineering::Domineering;
 use tabula::games::domineering::board::Side;
 use tabula::games::othello::Othello;
-use tabula::protocol::{Output, Session};
-
-#[derive(Clone, Default)]
-struct Buf(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Buf {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 fn run<G: Game>(start: G, text: &str) {
-    let buf = Buf::default();
-    let mut s = Session::new(start, Output::new(Box::new(buf.clone())));
+    let (mut s, buf) = session(start);
     for line in text.split('\n') {
         let t = line.trim_start();
         let line = if t.starts_with("go") {
@@ -42,11 +28,11 @@ fn run<G: Game>(start: G, text: &str) {
         }
     }
     s.handle_line("stop");
-    buf.0.lock().unwrap().clear();
+    buf.take();
     s.handle_line("isready");
     s.handle_line("ping 424242");
     s.quit();
-    let out = String::from_utf8_lossy(&buf.0.lock().unwrap()).into_owned();
+    let out = buf.take();
     assert!(
         out.contains("readyok") || out.contains("pong 424242"),
         "{out}"

@@ -27,6 +27,17 @@ pub struct TtEntry {
     pub bound: Bound,
 }
 
+impl TtEntry {
+    /// The stored bound settles the window `(alpha, beta)`.
+    pub fn cuts(&self, alpha: Score, beta: Score) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
+}
+
 struct Slot {
     key: AtomicU64,
     data: AtomicU64,

@@ -436,11 +436,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if !pv_node
             && let Some(e) = entry
             && e.depth >= depth
-            && match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-            }
+            && e.cuts(alpha, beta)
         {
             return e.score;
         }
@@ -718,11 +714,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let key = pos.hash();
         if let Some(e) = self.tt.probe(key, ply)
-            && match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-            }
+            && e.cuts(alpha, beta)
         {
             return e.score;
         }

@@ -132,3 +132,35 @@ impl Rng {
         (self.next() % n as u64) as usize
     }
 }
+
+/// An in-memory protocol output for driving a `Session` inside a test.
+#[derive(Clone, Default)]
+pub struct Buf(pub std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Write for Buf {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("buffer").extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Buf {
+    /// Everything written so far, emptying the buffer.
+    pub fn take(&self) -> String {
+        let mut v = self.0.lock().expect("buffer");
+        let s = String::from_utf8_lossy(&v).into_owned();
+        v.clear();
+        s
+    }
+}
+
+/// A protocol session on `start` writing into a fresh `Buf`.
+pub fn session<G: tabula::game::Game>(start: G) -> (tabula::protocol::Session<G>, Buf) {
+    let buf = Buf::default();
+    let s =
+        tabula::protocol::Session::new(start, tabula::protocol::Output::new(Box::new(buf.clone())));
+    (s, buf)
+}

@@ -10,6 +10,7 @@ pub mod board;
 mod eval;
 pub mod solver;
 
+use crate::bits::mix;
 use crate::game::{Game, Outcome, Player, Solved};
 use crate::search::MATE;
 use board::{Board, Dims};
@@ -24,12 +25,6 @@ impl Default for Connect4 {
     fn default() -> Self {
         Connect4::new(7, 6).unwrap_or_else(|_| unreachable!("7x6 fits"))
     }
-}
-
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 impl Connect4 {

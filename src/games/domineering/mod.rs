@@ -11,6 +11,7 @@ pub mod board;
 pub mod solver;
 
 use crate::bits::Bits;
+use crate::bits::mix;
 use crate::game::{Game, Outcome, Player, Solved};
 use crate::search::MATE;
 use board::{Geo, Side};
@@ -20,12 +21,6 @@ pub struct Domineering<B: Bits> {
     pub geo: Geo<B>,
     pub occupied: B,
     pub to_move: Side,
-}
-
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 impl<B: Bits> Domineering<B> {

@@ -16,6 +16,7 @@ mod eval;
 pub mod ggf;
 
 use crate::bits::Bits;
+use crate::bits::mix;
 use crate::game::{Game, Outcome, Player, Solved};
 use board::Geo;
 
@@ -29,10 +30,31 @@ pub struct Othello<B: Bits> {
     pub black_to_move: bool,
 }
 
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+/// FEN rows from squares given row by row as `x`, `o` or `-`.
+fn rows_fen(squares: &[char], n: usize) -> String {
+    let rows: Vec<String> = squares
+        .chunks(n)
+        .map(|row| {
+            let mut s = String::new();
+            let mut run = 0;
+            for &c in row {
+                if c == '-' {
+                    run += 1;
+                    continue;
+                }
+                if run > 0 {
+                    s.push_str(&run.to_string());
+                    run = 0;
+                }
+                s.push(c);
+            }
+            if run > 0 {
+                s.push_str(&run.to_string());
+            }
+            s
+        })
+        .collect();
+    rows.join("/")
 }
 
 impl<B: Bits> Othello<B> {
@@ -96,37 +118,21 @@ impl<B: Bits> Othello<B> {
         if squares.len() < n * n + 1 {
             return Err(format!("expected {} squares and the side to move", n * n));
         }
-        let mut rows = Vec::new();
-        for r in 0..n {
-            let mut s = String::new();
-            let mut run = 0;
-            for c in 0..n {
-                let ch = match squares[r * n + c] {
-                    'X' | 'x' | '*' => 'x',
-                    'O' | 'o' => 'o',
-                    '-' | '.' => {
-                        run += 1;
-                        continue;
-                    }
-                    other => return Err(format!("unexpected '{other}' on the board")),
-                };
-                if run > 0 {
-                    s.push_str(&run.to_string());
-                    run = 0;
-                }
-                s.push(ch);
-            }
-            if run > 0 {
-                s.push_str(&run.to_string());
-            }
-            rows.push(s);
-        }
+        let board = squares[..n * n]
+            .iter()
+            .map(|&c| match c {
+                'X' | 'x' | '*' => Ok('x'),
+                'O' | 'o' => Ok('o'),
+                '-' | '.' => Ok('-'),
+                other => Err(format!("unexpected '{other}' on the board")),
+            })
+            .collect::<Result<Vec<char>, String>>()?;
         let side = match squares[n * n] {
             'X' | 'x' | '*' => 'x',
             'O' | 'o' => 'o',
             other => return Err(format!("side to move '{other}' is not X or O")),
         };
-        self.parse_fen(&format!("{} {side}", rows.join("/")))
+        self.parse_fen(&format!("{} {side}", rows_fen(&board, n)))
     }
 
     pub fn parse_square(&self, s: &str) -> Result<u32, String> {
@@ -472,34 +478,8 @@ impl<B: Bits> Game for Othello<B> {
                 g.n, self.geo.n
             ));
         }
-        let rows: Vec<String> = g
-            .squares
-            .chunks(g.n as usize)
-            .map(|r| {
-                let mut s = String::new();
-                let mut run = 0;
-                for &c in r {
-                    if c == '-' {
-                        run += 1;
-                        continue;
-                    }
-                    if run > 0 {
-                        s.push_str(&run.to_string());
-                        run = 0;
-                    }
-                    s.push(c);
-                }
-                if run > 0 {
-                    s.push_str(&run.to_string());
-                }
-                s
-            })
-            .collect();
-        let start = self.parse_fen(&format!(
-            "{} {}",
-            rows.join("/"),
-            if g.black_to_move { 'x' } else { 'o' }
-        ))?;
+        let side = if g.black_to_move { 'x' } else { 'o' };
+        let start = self.parse_fen(&format!("{} {side}", rows_fen(&g.squares, g.n as usize)))?;
         Ok((start, g.moves))
     }
 
