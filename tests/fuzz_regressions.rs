@@ -18,7 +18,7 @@ fn run<G: Game>(start: G, text: &str) {
         let t = line.trim_start();
         let line = if t.starts_with("go") {
             "go depth 1"
-        } else if t.starts_with("bench") || t.starts_with("hint") {
+        } else if t.starts_with("bench") || t.starts_with("hint") || line.contains("Hash") {
             continue;
         } else {
             line

@@ -1,7 +1,7 @@
 //! The whole input path: bytes -> lines -> nom parsers -> commands -> engine state, for every
 //! game (chosen by the first byte) and every dialect (the lines choose). Searches are
-//! bounded (`go ...` becomes `go depth 1`, `bench` is skipped) so that an input cannot
-//! legitimately take long; after the input the session must still answer `isready` (or
+//! bounded (`go ...` becomes `go depth 1`; `bench`, `hint` and `Hash` lines are skipped) so
+//! that an input cannot legitimately take long; after the input the session must still answer `isready` (or
 //! `ping` in NBoard mode).
 #![no_main]
 
@@ -41,7 +41,8 @@ fn run<G: Game>(start: G, text: &str) {
         let t = line.trim_start();
         let line = if t.starts_with("go") {
             "go depth 1"
-        } else if t.starts_with("bench") || t.starts_with("hint") {
+        } else if t.starts_with("bench") || t.starts_with("hint") || line.contains("Hash") {
+            // Legitimately slow: benches, and tables of gigabytes (`setoption name Hash`).
             continue;
         } else {
             line
