@@ -18,6 +18,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 pub const AUTO_EMPTIES: u32 = 20;
 const TABLE_MIN_EMPTIES: u32 = 8;
 const STABILITY_MIN_EMPTIES: u32 = 10;
+/// From this many empties, moves are ordered by a shallow search instead of a static guess.
+const SHALLOW_MIN_EMPTIES: u32 = 13;
 const ORDER_MIN_EMPTIES: u32 = 6;
 const TABLE_BITS: u32 = 22;
 
@@ -110,6 +112,45 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
     }
 
+    /// A cheap evaluation (mobility, corners) for move ordering.
+    fn quick_eval(&self, me: B, opp: B) -> i32 {
+        let g = &self.g;
+        let mm = g.moves(me, opp);
+        let om = g.moves(opp, me);
+        16 * (mm.count() as i32 - om.count() as i32)
+            + 64 * ((me & g.corners).count() as i32 - (opp & g.corners).count() as i32)
+            + 32 * ((mm & g.corners).count() as i32 - (om & g.corners).count() as i32)
+    }
+
+    /// A shallow alpha-beta on `quick_eval`, for ordering only.
+    fn shallow(&mut self, me: B, opp: B, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if depth == 0 {
+            return self.quick_eval(me, opp);
+        }
+        let g = self.g;
+        let mut moves = g.moves(me, opp);
+        if moves.is_zero() {
+            return -self.shallow(opp, me, depth - 1, -beta, -alpha);
+        }
+        let mut best = -i32::MAX;
+        while !moves.is_zero() {
+            let sq = moves.lowest();
+            moves = moves.without_lowest();
+            let f = g.flips(me, opp, sq);
+            let v = -self.shallow(opp & !f, me | f | B::one_at(sq), depth - 1, -beta, -alpha);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
     fn search(&mut self, me: B, opp: B, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
         self.nodes += 1;
         if self.nodes & 0xffff == 0 && (self.abort)() {
@@ -182,6 +223,9 @@ impl<'a, B: Bits> Solver<'a, B> {
             let score = if ne >= ORDER_MIN_EMPTIES {
                 if sq as u16 == tt_move {
                     1 << 20
+                } else if ne >= SHALLOW_MIN_EMPTIES {
+                    let f = g.flips(me, opp, sq);
+                    -self.shallow(opp & !f, me | f | B::one_at(sq), 2, -i32::MAX, i32::MAX)
                 } else {
                     let f = g.flips(me, opp, sq);
                     let nme = me | f | B::one_at(sq);
