@@ -214,6 +214,22 @@ impl<'a, B: Bits> Solver<'a, B> {
         } else {
             B::zero()
         };
+        // Enhanced transposition cutoff: a child whose table entry already proves that we
+        // reach beta settles this node without a search.
+        if ne > TABLE_MIN_EMPTIES {
+            let mut m = moves;
+            while !m.is_zero() {
+                let sq = m.lowest();
+                m = m.without_lowest();
+                let f = g.flips(me, opp, sq);
+                let child = self.key(opp & !f, me | f | B::one_at(sq));
+                if let Some((_, upper, _)) = self.table.get(child)
+                    && -upper >= beta
+                {
+                    return -upper;
+                }
+            }
+        }
         let mut list: [(u32, i32); 64] = [(0, 0); 64];
         let mut count = 0;
         let mut m = moves;
