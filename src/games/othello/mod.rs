@@ -386,38 +386,20 @@ impl<B: Bits> Game for Othello<B> {
     }
 
     fn fen(&self) -> String {
-        let n = self.geo.n;
         let (black, white) = self.black_white();
-        let mut rows = Vec::new();
-        for r in 0..n {
-            let mut s = String::new();
-            let mut run = 0;
-            for c in 0..n {
-                let i = r * n + c;
-                let ch = if black.has(i) {
+        let squares: Vec<char> = (0..self.geo.all.count())
+            .map(|i| {
+                if black.has(i) {
                     'x'
                 } else if white.has(i) {
                     'o'
                 } else {
-                    run += 1;
-                    continue;
-                };
-                if run > 0 {
-                    s.push_str(&run.to_string());
-                    run = 0;
+                    '-'
                 }
-                s.push(ch);
-            }
-            if run > 0 {
-                s.push_str(&run.to_string());
-            }
-            rows.push(s);
-        }
-        format!(
-            "{} {}",
-            rows.join("/"),
-            if self.black_to_move { 'x' } else { 'o' }
-        )
+            })
+            .collect();
+        let rows = rows_fen(&squares, self.geo.n as usize);
+        format!("{} {}", rows, if self.black_to_move { 'x' } else { 'o' })
     }
 
     fn diagram(&self) -> String {
