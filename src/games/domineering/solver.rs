@@ -82,6 +82,8 @@ pub struct Solver<'a, B: Bits> {
     flip_ud: Vec<u32>,
     /// Per number of empty cells, the last move that won there.
     killers: Vec<u32>,
+    /// Move lists by number of empty cells (one per depth), reused across nodes.
+    lists: Vec<Vec<(u32, i32)>>,
     /// Mixed into every key, so that boards of other shapes (solved concurrently in one
     /// process) can never share an entry.
     shape_tag: u64,
@@ -109,6 +111,7 @@ impl<'a, B: Bits> Solver<'a, B> {
                 .map(|i| (rows - 1 - i / cols) * cols + i % cols)
                 .collect(),
             killers: vec![u32::MAX; n as usize + 1],
+            lists: (0..=n).map(|_| Vec::with_capacity(32)).collect(),
             shape_tag: mix(((rows as u64) << 8 | cols as u64) ^ 0x6a09_e667_f3bc_c908),
             _b: std::marker::PhantomData,
         }
@@ -177,7 +180,9 @@ impl<'a, B: Bits> Solver<'a, B> {
         // Order the moves.
         let opp_reach = geo.reach(opp, empty);
         let killer = self.killers[empty_count as usize];
-        let mut list: Vec<(u32, i32)> = Vec::with_capacity(my_moves.count() as usize);
+        // A reused buffer per number of empty cells: no node allocates.
+        let mut list = std::mem::take(&mut self.lists[empty_count as usize]);
+        list.clear();
         let mut m = my_moves;
         while !m.is_zero() {
             let a = m.lowest();
@@ -208,12 +213,14 @@ impl<'a, B: Bits> Solver<'a, B> {
                 break;
             }
             if self.aborted {
-                return false;
+                break;
             }
         }
-        if !self.aborted {
-            self.table.put(key, win);
+        self.lists[empty_count as usize] = list;
+        if self.aborted {
+            return false;
         }
+        self.table.put(key, win);
         win
     }
 
