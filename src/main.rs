@@ -40,10 +40,11 @@ enum GameKind {
 macro_rules! with_othello {
     ($cli:expr, |$pos:ident| $body:expr) => {{
         let n = $cli.size;
-        if n * n <= 64 {
+        let cells = n.saturating_mul(n);
+        if cells <= 64 {
             let $pos = Othello::<u64>::new(n)?;
             $body
-        } else if n * n <= 128 {
+        } else if cells <= 128 {
             let $pos = Othello::<u128>::new(n)?;
             $body
         } else {
@@ -67,10 +68,11 @@ macro_rules! with_domineering {
             First::V => Side::Vertical,
         };
         let (r, c) = ($cli.rows, $cli.cols);
-        if r * c <= 64 {
+        let cells = r.saturating_mul(c);
+        if cells <= 64 {
             let $pos = Domineering::<u64>::new(r, c, side)?;
             $body
-        } else if r * c <= 128 {
+        } else if cells <= 128 {
             let $pos = Domineering::<u128>::new(r, c, side)?;
             $body
         } else {

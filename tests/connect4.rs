@@ -131,6 +131,10 @@ fn fen_notation() {
     assert_eq!(small.fen(), "4/4/4/4 r 1");
     assert!(Connect4::new(9, 7).is_err(), "9 * 8 > 64");
     assert!(Connect4::new(8, 7).is_ok());
+    assert!(
+        Connect4::new(7, u32::MAX).is_err(),
+        "no overflow on absurd sizes"
+    );
 }
 
 /// Scores from Pascal Pons's published test sets (../shared/data/connect4, lines 101, 202, 303

@@ -15,7 +15,8 @@ pub struct Dims {
 
 impl Dims {
     pub fn new(width: u32, height: u32) -> Result<Dims, String> {
-        if width == 0 || height == 0 || width > 26 || width * (height + 1) > 64 {
+        let bits = height.checked_add(1).and_then(|h| h.checked_mul(width));
+        if width == 0 || height == 0 || width > 26 || bits.is_none_or(|b| b > 64) {
             return Err(format!(
                 "a {width}x{height} board does not fit: width 1..26 and width*(height+1) <= 64"
             ));
