@@ -177,6 +177,11 @@ pub trait Game: Clone + Send + Sync + 'static {
         Err(format!("{} has no game-record format", Self::NAME))
     }
 
+    /// The share of a move's soft time budget, in percent, the exact solver may take before
+    /// the heuristic search (never past the hard limit). Large for games whose solver is the
+    /// main player (Connect Four), small where it only finishes endgames.
+    const SOLVER_SHARE: u64 = 30;
+
     /// Prepares heavy tables (called before the first `readyok`).
     fn warm_up(&self) {}
 
@@ -198,6 +203,24 @@ pub trait Game: Clone + Send + Sync + 'static {
         } else {
             None
         }
+    }
+
+    /// Reads a move as a person types it (chess: SAN too); errors say why it is not legal.
+    fn parse_human(&self, text: &str) -> Result<Self::Move, String> {
+        self.parse_move(text)
+    }
+
+    /// A move as people and game records write it (chess: SAN).
+    fn format_human(&self, mv: Self::Move) -> String {
+        self.format_move(mv)
+    }
+
+    /// Why the game is over, in words ("checkmate", "four in a row"), if it is.
+    fn end_reason(&self) -> Option<String> {
+        self.outcome().map(|o| match o {
+            Outcome::Draw => "draw".to_string(),
+            _ => "no legal moves".to_string(),
+        })
     }
 
     fn result(&self) -> Option<GameResult> {

@@ -1,11 +1,14 @@
 //! tabula: one engine process for chess, Othello, Connect Four and Domineering, driven over
 //! UCI/UGI/NBoard. See README.md and protocol/ for the outside view, ../DESIGN for the inside.
 
+pub mod arena;
 pub mod bench;
 pub mod bits;
 pub mod engine;
 pub mod game;
 pub mod games;
 pub mod perft;
+pub mod play;
 pub mod protocol;
+pub mod record;
 pub mod search;

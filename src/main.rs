@@ -26,10 +26,12 @@ macro_rules! say {
     }};
 }
 
+mod matchcmd;
+mod playcmd;
 mod solve;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum GameKind {
+pub enum GameKind {
     Chess,
     Connect4,
     Domineering,
@@ -135,6 +137,11 @@ enum Cmd {
         #[arg(long)]
         depth: Option<u32>,
     },
+    /// Play a game at the terminal: against the engine, or two people.
+    Play(playcmd::PlayArgs),
+    /// Play engines against each other (UCI for chess, UGI for every game), refereed by
+    /// tabula's rules: clocks, adjudication, Elo, SPRT, PGN / records / JSON.
+    Match(Box<matchcmd::MatchArgs>),
     /// Solve exactly. Connect Four: digit strings, one per line (file or stdin), optional
     /// expected score. Othello: .obf lines (64 squares X/O/-, side to move, optional
     /// `; sq:score` answers). Domineering: the start (or --fen) of --rows x --cols.
@@ -147,6 +154,16 @@ enum Cmd {
         /// Domineering: solve this position instead of the empty board.
         #[arg(long)]
         fen: Option<String>,
+        /// Connect Four: generate the 7x6 opening book to this many stones on stdout
+        /// (`tabula solve --game connect4 --book 10 > src/games/connect4/book.txt`).
+        #[arg(long, value_name = "PLIES")]
+        book: Option<u32>,
+        /// Threads for --book.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// With --book: take the lines of an earlier (partial) book as they are.
+        #[arg(long, value_name = "FILE")]
+        from: Option<std::path::PathBuf>,
     },
 }
 
@@ -198,9 +215,9 @@ fn bench_all(depth: Option<u32>) -> Result<(), String> {
     Ok(())
 }
 
-fn run(cli: Cli) -> Result<(), String> {
+fn run(mut cli: Cli) -> Result<(), String> {
     let c4 = || Connect4::new(cli.width, cli.height);
-    match cli.command {
+    match cli.command.take() {
         None => {
             let stdin = std::io::stdin();
             match cli.game {
@@ -224,8 +241,57 @@ fn run(cli: Cli) -> Result<(), String> {
             GameKind::Othello => with_othello!(cli, |p| perft(p, depth, fen.as_deref(), divide)),
         },
         Some(Cmd::Bench { depth }) => bench_all(depth),
-        Some(Cmd::Solve { file, weak, fen }) => match cli.game {
-            GameKind::Connect4 => solve::connect4(c4()?, file.as_deref(), weak),
+        Some(Cmd::Play(args)) => {
+            let record = playcmd::loaded(&args)?;
+            let saved_game = record
+                .as_ref()
+                .map(|r| r.tag("Game").unwrap_or("chess").to_string());
+            if let Some(g) = args.which {
+                cli.game = g;
+            } else if let Some(g) = &saved_game {
+                cli.game = GameKind::from_str(g, true)
+                    .map_err(|_| format!("the saved game is of an unknown game '{g}'"))?;
+            }
+            if let Some(size) = record.as_ref().and_then(|r| r.tag("Size")) {
+                let nums: Vec<u32> = size.split('x').filter_map(|n| n.parse().ok()).collect();
+                match (cli.game, nums.as_slice()) {
+                    (GameKind::Connect4, [w, h]) => (cli.width, cli.height) = (*w, *h),
+                    (GameKind::Domineering, [r, c]) => (cli.rows, cli.cols) = (*r, *c),
+                    (GameKind::Othello, [n]) => cli.size = *n,
+                    _ => {
+                        return Err(format!(
+                            "the saved game's size '{size}' does not fit a {:?} board",
+                            cli.game
+                        ));
+                    }
+                }
+            }
+            let c4 = || Connect4::new(cli.width, cli.height);
+            match cli.game {
+                GameKind::Chess => playcmd::run(Chess::default(), args, record),
+                GameKind::Connect4 => playcmd::run(c4()?, args, record),
+                GameKind::Domineering => with_domineering!(cli, |p| playcmd::run(p, args, record)),
+                GameKind::Othello => with_othello!(cli, |p| playcmd::run(p, args, record)),
+            }
+        }
+        Some(Cmd::Match(args)) => match cli.game {
+            GameKind::Chess => matchcmd::run(Chess::default(), *args),
+            GameKind::Connect4 => matchcmd::run(c4()?, *args),
+            GameKind::Domineering => with_domineering!(cli, |p| matchcmd::run(p, *args)),
+            GameKind::Othello => with_othello!(cli, |p| matchcmd::run(p, *args)),
+        },
+        Some(Cmd::Solve {
+            file,
+            weak,
+            fen,
+            book,
+            threads,
+            from,
+        }) => match cli.game {
+            GameKind::Connect4 => match book {
+                Some(plies) => solve::connect4_book(plies, threads, from.as_deref()),
+                None => solve::connect4(c4()?, file.as_deref(), weak),
+            },
             GameKind::Domineering => {
                 with_domineering!(cli, |p| solve::domineering(p, fen.as_deref()))
             }

@@ -118,8 +118,8 @@ pub fn search<G: Game>(
     })
 }
 
-/// Runs the game's exact solver first when the limits allow it, giving it 30% of the move's
-/// soft budget; `None` when the game has no solver for this position, the limits forbid it,
+/// Runs the game's exact solver first when the limits allow it, giving it `G::SOLVER_SHARE`
+/// percent of the move's soft budget (within the hard limit); `None` when the game has no solver for this position, the limits forbid it,
 /// or the solver did not finish.
 fn try_solver<G: Game>(
     root: &G,
@@ -133,7 +133,7 @@ fn try_solver<G: Game>(
     if !params.searchmoves.is_empty() {
         return None;
     }
-    let abort = || ctrl.stopped() || ctrl.past_soft(30);
+    let abort = || ctrl.stopped() || ctrl.past_hard() || ctrl.past_soft(G::SOLVER_SHARE);
     let solved = root.solve(&abort)?;
     ctrl.nodes.fetch_add(solved.nodes, Relaxed);
     let time_ms = ctrl.elapsed_ms();

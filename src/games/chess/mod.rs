@@ -7,6 +7,7 @@
 
 mod eval;
 mod pst;
+mod san;
 
 use crate::game::{Game, GameOption, Outcome, Player};
 use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Rank, Square};
@@ -211,6 +212,29 @@ impl Game for Chess {
 
     fn evaluate(&self) -> i32 {
         eval::evaluate(&self.board)
+    }
+
+    fn parse_human(&self, text: &str) -> Result<Move, String> {
+        self.parse_san(text)
+    }
+
+    fn format_human(&self, mv: Move) -> String {
+        self.san(mv)
+    }
+
+    fn end_reason(&self) -> Option<String> {
+        let mated = !self.board.checkers().is_empty() && !self.has_legal_move();
+        Some(if mated {
+            "checkmate".into()
+        } else if !self.has_legal_move() {
+            "stalemate".into()
+        } else if self.board.halfmove_clock() >= 100 {
+            "fifty-move rule".into()
+        } else if self.insufficient_material() {
+            "insufficient material".into()
+        } else {
+            return None;
+        })
     }
 
     fn in_check(&self) -> bool {

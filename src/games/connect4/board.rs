@@ -11,6 +11,10 @@ use crate::game::Player;
 pub struct Dims {
     pub width: u32,
     pub height: u32,
+    /// One bit at the bottom of every column (precomputed: it is on every hot path).
+    bottom: u64,
+    /// Every playable cell.
+    board: u64,
 }
 
 impl Dims {
@@ -21,7 +25,14 @@ impl Dims {
                 "a {width}x{height} board does not fit: width 1..26 and width*(height+1) <= 64"
             ));
         }
-        Ok(Dims { width, height })
+        let bottom = (0..width).fold(0u64, |b, c| b | 1u64 << (c * (height + 1)));
+        let board = bottom.wrapping_mul((1u64 << height) - 1);
+        Ok(Dims {
+            width,
+            height,
+            bottom,
+            board,
+        })
     }
     pub fn cells(self) -> u32 {
         self.width * self.height
@@ -39,12 +50,14 @@ impl Dims {
         ((1u64 << self.height) - 1) << (col * self.col_stride())
     }
     /// One bit at the bottom of every column.
+    #[inline]
     pub fn bottom(self) -> u64 {
-        (0..self.width).fold(0, |b, c| b | self.bottom_mask_col(c))
+        self.bottom
     }
     /// Every playable cell.
+    #[inline]
     pub fn board_mask(self) -> u64 {
-        self.bottom() * ((1u64 << self.height) - 1)
+        self.board
     }
     pub fn bit(self, col: u32, row: u32) -> u64 {
         1u64 << (col * self.col_stride() + row)
@@ -168,6 +181,17 @@ impl Board {
 
     pub fn key(&self) -> u64 {
         self.current + self.mask + self.dims.bottom()
+    }
+
+    /// The key of the mirror image (columns reversed): each column's bits move as a block.
+    pub fn mirror_key(&self) -> u64 {
+        let key = self.key();
+        let stride = self.dims.col_stride();
+        let col = (1u64 << stride) - 1;
+        let w = self.dims.width;
+        (0..w).fold(0, |m, c| {
+            m | ((key >> (c * stride)) & col) << ((w - 1 - c) * stride)
+        })
     }
 
     /// Stones of player 1 and player 2.

@@ -7,6 +7,7 @@
 //! the start of 7x6 is `7/7/7/7/7/7 r 1`.
 
 pub mod board;
+pub mod book;
 mod eval;
 pub mod solver;
 
@@ -127,6 +128,16 @@ impl Game for Connect4 {
 
     fn outcome_without_moves(&self) -> Outcome {
         Outcome::Draw
+    }
+
+    fn end_reason(&self) -> Option<String> {
+        if self.b.won {
+            Some("four in a row".into())
+        } else if self.b.is_full() {
+            Some("the board is full: a draw".into())
+        } else {
+            None
+        }
     }
 
     fn evaluate(&self) -> i32 {
@@ -366,6 +377,9 @@ impl Game for Connect4 {
     }
 
     const BENCH_DEPTH: u32 = 14;
+    /// The solver is the player: it may use twice the soft budget (within the hard limit),
+    /// since a finished solve is perfect play and a heuristic move may throw a won game.
+    const SOLVER_SHARE: u64 = 200;
     fn bench_fens() -> &'static [&'static str] {
         &[
             "7/7/7/7/7/7 r 1",
@@ -380,8 +394,22 @@ impl Game for Connect4 {
         let _ = solver::table();
     }
 
+    /// The book first (7x6); then a weak solve that finds a winning (or else drawing) move,
+    /// then the exact scores. If the exact pass runs out of time the weak result stands, so a
+    /// won position is never let slip for want of time to measure the win.
     fn solve(&self, abort: &dyn Fn() -> bool) -> Option<Solved<u8>> {
-        let (scores, nodes) = self.analyze(false, abort)?;
+        if let Some(best) = book::lookup(&self.b) {
+            return Some(Solved {
+                score: self.score_to_search(1),
+                best,
+                nodes: 0,
+                note: "book: a proven win for the side to move".into(),
+            });
+        }
+        let weak = self.weak_best(abort)?;
+        let Some((scores, nodes)) = self.analyze(false, abort) else {
+            return (weak.score >= 0).then_some(weak);
+        };
         let centre = self.b.dims.width as i32 - 1;
         let (best, score) = scores
             .iter()
@@ -391,8 +419,58 @@ impl Game for Connect4 {
         Some(Solved {
             score: self.score_to_search(score),
             best,
-            nodes,
+            nodes: nodes + weak.nodes,
             note: format!("solved: score {score} (test-set convention)"),
+        })
+    }
+}
+
+impl Connect4 {
+    /// A winning move if there is one, else a drawing one, else any (score: a win at the
+    /// latest possible stone, 0, or a loss at the earliest), by weak solves centre first.
+    fn weak_best(&self, abort: &dyn Fn() -> bool) -> Option<Solved<u8>> {
+        let mut s = solver::Solver::new(self.b.dims, solver::table(), abort);
+        let w = self.b.dims.width as i32;
+        let cols: Vec<u32> = (0..w)
+            .map(|i| (w / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2) as u32)
+            .filter(|&c| c < self.b.dims.width && self.b.can_play(c) && !self.b.over())
+            .collect();
+        let child = |c: u32| {
+            let mut ch = self.b.clone();
+            ch.play_col(c);
+            ch
+        };
+        // First pass: a move after which the opponent loses (one null window each).
+        let mut best: Option<(u8, i32)> = None;
+        for &c in &cols {
+            if self.b.is_winning_move(c) || s.loses(&child(c))? {
+                best = Some((c as u8, 1));
+                break;
+            }
+        }
+        // Otherwise the move with the best weak value (draw before loss).
+        if best.is_none() {
+            for &c in &cols {
+                let v = -s.solve(&child(c), true)?;
+                if best.is_none_or(|(_, b)| v > b) {
+                    best = Some((c as u8, v));
+                }
+                if v == 0 {
+                    break;
+                }
+            }
+        }
+        let (mv, v) = best?;
+        let score = match v {
+            1 => self.score_to_search(1),
+            0 => 0,
+            _ => self.score_to_search(-1),
+        };
+        Some(Solved {
+            score,
+            best: mv,
+            nodes: s.nodes,
+            note: format!("weak solve: {}", ["loss", "draw", "win"][(v + 1) as usize]),
         })
     }
 }

@@ -7,16 +7,17 @@
 //! never generated; moves ordered by the threats they create, centre columns first; a
 //! transposition table of bounds. `weak` narrows the search to win/draw/loss.
 //!
-//! Table entry: the full key, and a byte `v`: 0 empty, up to `MAX - MIN + 1` an upper bound
+//! Table entry: the key (mirror images share one below `SYMMETRY_PLIES` stones), and a byte `v`: 0 empty, up to `MAX - MIN + 1` an upper bound
 //! `v + MIN - 1`, above that a lower bound `v + 2 MIN - MAX - 2` (see `encode_*`).
 
 use super::board::{Board, Dims, winning_cells};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 pub struct SolverTable {
-    keys: Vec<AtomicU64>,
-    values: Vec<AtomicU8>,
+    /// One word per entry: the key's low 56 bits, then the value byte. The slot is the key
+    /// modulo a prime above 256, so slot and low bits together identify the whole key.
+    entries: Vec<AtomicU64>,
     /// The board shape the entries belong to (`width << 8 | height`); another shape clears
     /// them, since keys are only unique within one shape.
     shape: std::sync::Mutex<u32>,
@@ -26,12 +27,13 @@ pub struct SolverTable {
 const TABLE_SIZE: usize = (1 << 23) + 9;
 
 impl SolverTable {
-    fn new(size: usize) -> SolverTable {
+    pub fn new(size: usize) -> SolverTable {
         let t = SolverTable {
-            keys: (0..size).map(|_| AtomicU64::new(0)).collect(),
-            values: (0..size).map(|_| AtomicU8::new(0)).collect(),
+            entries: (0..size).map(|_| AtomicU64::new(0)).collect(),
             shape: std::sync::Mutex::new(0),
         };
+        // Touch every page now, so the memory is taken at start-up (before `readyok`), not
+        // little by little during play.
         t.clear();
         t
     }
@@ -46,32 +48,34 @@ impl SolverTable {
         }
     }
 
+    #[inline]
     fn slot(&self, key: u64) -> usize {
-        (key % self.keys.len() as u64) as usize
+        (key % self.entries.len() as u64) as usize
     }
 
+    #[inline]
     fn get(&self, key: u64) -> u8 {
-        let i = self.slot(key);
-        if self.keys[i].load(Relaxed) == key {
-            self.values[i].load(Relaxed)
-        } else {
-            0
-        }
+        let e = self.entries[self.slot(key)].load(Relaxed);
+        if e >> 8 == key & KEY_BITS { e as u8 } else { 0 }
     }
 
+    #[inline]
     fn put(&self, key: u64, value: u8) {
-        let i = self.slot(key);
-        self.keys[i].store(key, Relaxed);
-        self.values[i].store(value, Relaxed);
+        self.entries[self.slot(key)].store((key & KEY_BITS) << 8 | value as u64, Relaxed);
     }
 
     pub fn clear(&self) {
-        for (k, v) in self.keys.iter().zip(&self.values) {
-            k.store(0, Relaxed);
-            v.store(0, Relaxed);
+        for e in &self.entries {
+            e.store(0, Relaxed);
         }
     }
 }
+
+const KEY_BITS: u64 = (1 << 56) - 1;
+
+/// Positions with at most this many stones are stored under the smaller of their key and
+/// their mirror image's: early on, mirrored transpositions are common and worth the fold.
+const SYMMETRY_PLIES: u32 = 16;
 
 /// The process-wide solver table (shared by the engine and `tabula solve`).
 pub fn table() -> &'static SolverTable {
@@ -162,7 +166,11 @@ impl<'a> Solver<'a> {
             }
         }
         let mut max = (cells - 1 - moves) / 2;
-        let key = b.key() ^ self.shape_tag;
+        let key = if b.moves <= SYMMETRY_PLIES {
+            b.key().min(b.mirror_key())
+        } else {
+            b.key()
+        } ^ self.shape_tag;
         let v = self.table.get(key) as i32;
         if v != 0 {
             if v > self.max_score - self.min_score + 1 {
@@ -219,6 +227,27 @@ impl<'a> Solver<'a> {
         let code = self.encode_upper(alpha);
         self.table.put(key, code);
         alpha
+    }
+
+    /// Does the side to move lose (with best play by both)? One null-window search
+    /// (-1, 0): cheaper than a weak solve when only a win for the other side matters.
+    /// None if aborted.
+    pub fn loses(&mut self, b: &Board) -> Option<bool> {
+        let cells = self.dims.cells() as i32;
+        if b.over() {
+            return Some(b.won);
+        }
+        if winning_cells(self.dims, b.current, b.mask) & b.possible() != 0 {
+            return Some(false);
+        }
+        if b.moves as i32 >= cells - 1 {
+            return Some(false);
+        }
+        let r = self.negamax(b, -1, 0);
+        if self.aborted {
+            return None;
+        }
+        Some(r < 0)
     }
 
     /// The exact score (or, with `weak`, only its sign as -1/0/1). None if aborted.

@@ -140,6 +140,14 @@ impl<B: Bits> Game for Domineering<B> {
         Outcome::Loss
     }
 
+    fn end_reason(&self) -> Option<String> {
+        self.outcome()?;
+        Some(match self.to_move {
+            Side::Horizontal => "no legal moves — Horizontal loses".into(),
+            Side::Vertical => "no legal moves — Vertical loses".into(),
+        })
+    }
+
     fn evaluate(&self) -> i32 {
         let e = self.empty();
         let me = self.to_move;

@@ -222,6 +222,23 @@ impl<B: Bits> Game for Othello<B> {
         None
     }
 
+    fn end_reason(&self) -> Option<String> {
+        self.outcome()?;
+        let (b, w) = if self.black_to_move {
+            (self.me.count(), self.opp.count())
+        } else {
+            (self.opp.count(), self.me.count())
+        };
+        Some(format!(
+            "neither side can move: Black {b}, White {w}{}",
+            match b.cmp(&w) {
+                std::cmp::Ordering::Greater => " (Black wins)",
+                std::cmp::Ordering::Less => " (White wins)",
+                std::cmp::Ordering::Equal => " (a draw)",
+            }
+        ))
+    }
+
     fn outcome_without_moves(&self) -> Outcome {
         match self.final_margin() {
             d if d > 0 => Outcome::Win,

@@ -1,0 +1,520 @@
+//! `tabula match`: engine-against-engine matches for every game. Schedules the games (round
+//! robin or gauntlet, each opening played with both colours), runs `concurrency` games at a
+//! time on worker threads (each game starts its own two engine processes), keeps the score,
+//! and writes the progress line, the final table, records and JSON.
+//!
+//! `child` owns the processes, `referee` one game, `stats` the arithmetic. The progress line
+//! and the table go to stderr and stdout; nothing here touches the engine's own protocol
+//! loop.
+
+pub mod child;
+pub mod referee;
+pub mod stats;
+
+use crate::game::{Game, GameResult};
+use child::{EngineSpec, Proto};
+use referee::{Played, Rules};
+use stats::{Sprt, Tally, Verdict};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, mpsc};
+
+pub struct MatchConfig {
+    pub engines: Vec<EngineSpec>,
+    /// Games per pairing.
+    pub games: u32,
+    pub rules: Rules,
+    pub concurrency: usize,
+    /// Opening positions (FEN); empty: the standard start.
+    pub openings: Vec<String>,
+    pub seed: Option<u64>,
+    pub records: Option<std::path::PathBuf>,
+    pub json: Option<std::path::PathBuf>,
+    pub sprt: Option<Sprt>,
+    pub gauntlet: bool,
+    /// Extra text for the game records' `[Event]`.
+    pub event: String,
+}
+
+struct Job {
+    round: usize,
+    pairing: usize,
+    pair: usize,
+    /// Engine indices: (player 1, player 2).
+    players: (usize, usize),
+    opening: Option<String>,
+}
+
+struct Done {
+    job: Job,
+    played: Played,
+}
+
+/// Reads an openings file: one FEN (or chess EPD) per line; `#` comments and blank lines
+/// skipped. Every line must be a valid position of the game.
+pub fn read_openings<G: Game>(start: &G, text: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let body = line.split(';').next().unwrap_or("").trim();
+        let fields: Vec<&str> = body.split_whitespace().collect();
+        let candidates = [
+            body.to_string(),
+            // EPD: four fields (opcodes like `bm`/`id` after them), counters implied.
+            format!(
+                "{} 0 1",
+                fields.iter().take(4).copied().collect::<Vec<_>>().join(" ")
+            ),
+        ];
+        let fen = candidates
+            .iter()
+            .find_map(|c| start.parse_fen(c).ok().map(|p| p.fen()))
+            .ok_or_else(|| {
+                let why = start.parse_fen(body).err().unwrap_or_default();
+                format!("openings line {}: {why}", i + 1)
+            })?;
+        out.push(fen);
+    }
+    if out.is_empty() {
+        return Err("the openings file has no positions".into());
+    }
+    Ok(out)
+}
+
+fn shuffle(v: &mut [String], seed: u64) {
+    let mut s = seed ^ 0x9e37_79b9_7f4a_7c15;
+    for i in (1..v.len()).rev() {
+        s = crate::bits::mix(s.wrapping_add(i as u64));
+        v.swap(i, (s % (i as u64 + 1)) as usize);
+    }
+}
+
+/// Today's date as PGN writes it (UTC).
+fn pgn_date() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+fn side_names<G: Game>() -> (&'static str, &'static str) {
+    match G::NAME {
+        "chess" => ("White", "Black"),
+        "othello" => ("Black", "White"),
+        "connect4" => ("Red", "Yellow"),
+        "domineering" => ("Horizontal", "Vertical"),
+        _ => ("P1", "P2"),
+    }
+}
+
+/// The summary of a finished match.
+pub struct Summary {
+    pub tallies: Vec<Tally>,
+    /// Per pairing: (engine a, engine b, tally of a against b).
+    pub pairings: Vec<(usize, usize, Tally)>,
+    pub games: usize,
+    pub problems: Vec<String>,
+    pub verdict: Option<Verdict>,
+}
+
+/// Runs the match; Err only for set-up problems (bad openings, no engines).
+pub fn run<G: Game + Send + Sync>(start: G, cfg: MatchConfig) -> Result<Summary, String> {
+    let n = cfg.engines.len();
+    if n < 2 {
+        return Err("a match needs at least two --engine".into());
+    }
+    let pairings: Vec<(usize, usize)> = if cfg.gauntlet {
+        (1..n).map(|j| (0, j)).collect()
+    } else {
+        (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect()
+    };
+    let mut openings = cfg.openings.clone();
+    if let Some(seed) = cfg.seed {
+        shuffle(&mut openings, seed);
+    }
+    let mut jobs = std::collections::VecDeque::new();
+    let mut round = 0;
+    for g in 0..cfg.games as usize {
+        for (pi, &(a, b)) in pairings.iter().enumerate() {
+            let pair = g / 2;
+            let opening = (!openings.is_empty()).then(|| openings[pair % openings.len()].clone());
+            round += 1;
+            jobs.push_back(Job {
+                round,
+                pairing: pi,
+                pair,
+                players: if g % 2 == 0 { (a, b) } else { (b, a) },
+                opening,
+            });
+        }
+    }
+    let total = jobs.len();
+    let queue = Arc::new(Mutex::new(jobs));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel::<Done>();
+    let (p1_name, p2_name) = side_names::<G>();
+    let date = pgn_date();
+    let mut records = match &cfg.records {
+        Some(p) => Some(
+            std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))?,
+        ),
+        None => None,
+    };
+    let default_proto = if G::NAME == "chess" {
+        Proto::Uci
+    } else {
+        Proto::Ugi
+    };
+    let mut summary = Summary {
+        tallies: vec![Tally::default(); n],
+        pairings: pairings
+            .iter()
+            .map(|&(a, b)| (a, b, Tally::default()))
+            .collect(),
+        games: 0,
+        problems: Vec::new(),
+        verdict: None,
+    };
+    let mut json_games = Vec::new();
+    // Half-finished pairs: (pairing, pair) -> score of the pairing's first engine so far.
+    let mut pending: std::collections::HashMap<(usize, usize), f64> = Default::default();
+    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.concurrency.max(1).min(total.max(1)) {
+            let (queue, stop, tx) = (queue.clone(), stop.clone(), tx.clone());
+            let (cfg, start, date) = (&cfg, &start, &date);
+            scope.spawn(move || {
+                loop {
+                    if stop.load(Relaxed) {
+                        break;
+                    }
+                    let Some(job) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
+                        break;
+                    };
+                    let (a, b) = job.players;
+                    let (pos, standard) = match &job.opening {
+                        Some(f) => match start.parse_fen(f) {
+                            Ok(p) => (p, false),
+                            Err(_) => (start.clone(), true),
+                        },
+                        None => (start.clone(), true),
+                    };
+                    let tags = vec![
+                        ("Event", cfg.event.clone()),
+                        ("Site", "tabula match".to_string()),
+                        ("Date", date.clone()),
+                        ("Round", job.round.to_string()),
+                        (p1_name, cfg.engines[a].name.clone()),
+                        (p2_name, cfg.engines[b].name.clone()),
+                        ("TimeControl", cfg.rules.limit.describe()),
+                    ];
+                    let played = referee::play(
+                        pos,
+                        standard,
+                        [&cfg.engines[a], &cfg.engines[b]],
+                        default_proto,
+                        &cfg.rules,
+                        &tags,
+                    );
+                    if tx.send(Done { job, played }).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for done in rx {
+            let Done { job, played } = done;
+            summary.games += 1;
+            let (a, b) = job.players;
+            let (s1, s2) = match played.result {
+                Some(GameResult::P1Win) => (1.0, 0.0),
+                Some(GameResult::P2Win) => (0.0, 1.0),
+                _ => (0.5, 0.5),
+            };
+            for (e, s) in [(a, s1), (b, s2)] {
+                let t = &mut summary.tallies[e];
+                match s {
+                    1.0 => t.wins += 1,
+                    0.0 => t.losses += 1,
+                    _ => t.draws += 1,
+                }
+            }
+            let (pa, _, ref mut pt) = summary.pairings[job.pairing];
+            let mine = if a == pa { s1 } else { s2 };
+            match mine {
+                1.0 => pt.wins += 1,
+                0.0 => pt.losses += 1,
+                _ => pt.draws += 1,
+            }
+            match pending.remove(&(job.pairing, job.pair)) {
+                Some(first) => pt.penta[((first + mine) * 2.0) as usize] += 1,
+                None => {
+                    pending.insert((job.pairing, job.pair), mine);
+                }
+            }
+            let ename = |i: usize| cfg.engines[i].name.clone();
+            for note in &played.notes {
+                summary.problems.push(format!("game {}: {note}", job.round));
+            }
+            let failure = [
+                "illegal",
+                "on time",
+                "crashed",
+                "hung",
+                "failed to start",
+                "disconnected",
+            ];
+            if failure.iter().any(|f| played.reason.contains(f)) {
+                summary
+                    .problems
+                    .push(format!("game {}: {}", job.round, played.reason));
+            }
+            if let Some(f) = records.as_mut()
+                && f.write_all(played.record.as_bytes()).is_err()
+            {
+                summary
+                    .problems
+                    .push("could not write the records file".into());
+                records = None;
+            }
+            json_games.push(format!(
+                "{{\"round\":{},\"p1\":{},\"p2\":{},\"opening\":{},\"result\":{},\"reason\":{},\"plies\":{},\"notes\":[{}]}}",
+                job.round,
+                json_str(&ename(a)),
+                json_str(&ename(b)),
+                job.opening.as_deref().map_or("null".into(), json_str),
+                json_str(crate::record::result_text(played.result)),
+                json_str(&played.reason),
+                played.plies,
+                played.notes.iter().map(|s| json_str(s)).collect::<Vec<_>>().join(",")
+            ));
+            // Progress: the first pairing's standing.
+            let (x, y, t) = &summary.pairings[0];
+            let elo = t.elo().map_or(String::new(), |(e, err)| {
+                format!("  Elo {e:+.1} ± {err:.1}")
+            });
+            let mut line = format!(
+                "[{}/{total}] {} vs {}: +{} ={} -{}{elo}  (last: game {} {} {})",
+                summary.games,
+                ename(*x),
+                ename(*y),
+                t.wins,
+                t.draws,
+                t.losses,
+                job.round,
+                crate::record::result_text(played.result),
+                played.reason
+            );
+            if let Some(s) = cfg.sprt {
+                let (lo, hi) = s.bounds();
+                line.push_str(&format!("  LLR {:.2} ({lo:.2}, {hi:.2})", s.llr(t)));
+                let v = s.verdict(t);
+                if v != Verdict::Continue && summary.verdict.is_none() {
+                    summary.verdict = Some(v);
+                    stop.store(true, Relaxed);
+                }
+            }
+            if tty {
+                eprint!("\r\x1b[K{line}");
+            } else {
+                eprintln!("{line}");
+            }
+        }
+    });
+    if tty {
+        eprintln!();
+    }
+    print_table(&cfg, &summary);
+    if let Some(p) = &cfg.json {
+        let text = json(&cfg, &summary, &json_games, G::NAME);
+        std::fs::write(p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    Ok(summary)
+}
+
+fn fmt_elo(e: Option<(f64, f64)>) -> String {
+    match e {
+        Some((v, err)) if v.is_finite() && err.is_finite() => format!("{v:+.1} ± {err:.1}"),
+        Some((v, _)) if v.is_finite() => format!("{v:+.1} ± inf"),
+        Some((v, _)) => format!("{}inf", if v > 0.0 { "+" } else { "-" }),
+        None => "-".into(),
+    }
+}
+
+fn print_table(cfg: &MatchConfig, s: &Summary) {
+    let mut out = String::new();
+    out.push_str(&format!(
+        "\n{:<20} {:>6} {:>6} {:>6} {:>6} {:>7}  {}\n",
+        "engine", "games", "wins", "draws", "losses", "score", "Elo (95%)"
+    ));
+    for (i, t) in s.tallies.iter().enumerate() {
+        out.push_str(&format!(
+            "{:<20} {:>6} {:>6} {:>6} {:>6} {:>6.1}%  {}\n",
+            cfg.engines[i].name,
+            t.games(),
+            t.wins,
+            t.draws,
+            t.losses,
+            t.score() * 100.0,
+            fmt_elo(t.elo())
+        ));
+    }
+    for (a, b, t) in &s.pairings {
+        if t.games() == 0 {
+            continue;
+        }
+        out.push_str(&format!(
+            "\n{} vs {}: +{} ={} -{}  score {:.1}%  Elo {}  nElo {}  LOS {:.1}%\n  pairs [LL, LD, DD+WL, WD, WW] = {:?}\n",
+            cfg.engines[*a].name,
+            cfg.engines[*b].name,
+            t.wins,
+            t.draws,
+            t.losses,
+            t.score() * 100.0,
+            fmt_elo(t.elo()),
+            fmt_elo(t.nelo()),
+            t.los() * 100.0,
+            t.penta
+        ));
+    }
+    if let (Some(sprt), Some((_, _, t))) = (cfg.sprt, s.pairings.first()) {
+        let (lo, hi) = sprt.bounds();
+        out.push_str(&format!(
+            "\nSPRT elo0={} elo1={} alpha={} beta={} ({:?}): LLR {:.2} ({lo:.2}, {hi:.2}) -> {}\n",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta,
+            sprt.model,
+            sprt.llr(t),
+            match s.verdict {
+                Some(Verdict::H1) => "H1 accepted",
+                Some(Verdict::H0) => "H0 accepted",
+                _ => "undecided",
+            }
+        ));
+    }
+    if !s.problems.is_empty() {
+        out.push_str(&format!("\n{} problem(s):\n", s.problems.len()));
+        for p in &s.problems {
+            out.push_str(&format!("  {p}\n"));
+        }
+    }
+    let mut so = std::io::stdout().lock();
+    let _ = so.write_all(out.as_bytes()).and_then(|_| so.flush());
+}
+
+fn json_str(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+fn json_num(x: Option<f64>) -> String {
+    match x {
+        Some(v) if v.is_finite() => format!("{v:.3}"),
+        _ => "null".into(),
+    }
+}
+
+fn json(cfg: &MatchConfig, s: &Summary, games: &[String], game: &str) -> String {
+    let engines: Vec<String> = s
+        .tallies
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let e = t.elo();
+            format!(
+                "{{\"name\":{},\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{:.4},\"elo\":{},\"elo_error\":{}}}",
+                json_str(&cfg.engines[i].name),
+                t.games(),
+                t.wins,
+                t.draws,
+                t.losses,
+                t.score(),
+                json_num(e.map(|e| e.0)),
+                json_num(e.map(|e| e.1))
+            )
+        })
+        .collect();
+    let pairings: Vec<String> = s
+        .pairings
+        .iter()
+        .map(|(a, b, t)| {
+            let e = t.elo();
+            let ne = t.nelo();
+            format!(
+                "{{\"a\":{},\"b\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"penta\":{:?},\"elo\":{},\"elo_error\":{},\"nelo\":{},\"nelo_error\":{},\"los\":{:.4}}}",
+                json_str(&cfg.engines[*a].name),
+                json_str(&cfg.engines[*b].name),
+                t.wins,
+                t.draws,
+                t.losses,
+                t.penta,
+                json_num(e.map(|e| e.0)),
+                json_num(e.map(|e| e.1)),
+                json_num(ne.map(|e| e.0)),
+                json_num(ne.map(|e| e.1)),
+                t.los()
+            )
+        })
+        .collect();
+    let sprt = match (cfg.sprt, s.pairings.first()) {
+        (Some(p), Some((_, _, t))) => {
+            let (lo, hi) = p.bounds();
+            format!(
+                "{{\"elo0\":{},\"elo1\":{},\"alpha\":{},\"beta\":{},\"llr\":{:.4},\"lower\":{lo:.4},\"upper\":{hi:.4},\"verdict\":{}}}",
+                p.elo0,
+                p.elo1,
+                p.alpha,
+                p.beta,
+                p.llr(t),
+                json_str(match s.verdict {
+                    Some(Verdict::H1) => "H1",
+                    Some(Verdict::H0) => "H0",
+                    _ => "undecided",
+                })
+            )
+        }
+        _ => "null".into(),
+    };
+    format!(
+        "{{\"game\":{},\"time_control\":{},\"games_played\":{},\"engines\":[{}],\"pairings\":[{}],\"sprt\":{},\"problems\":[{}],\"games\":[{}]}}\n",
+        json_str(game),
+        json_str(&cfg.rules.limit.describe()),
+        s.games,
+        engines.join(","),
+        pairings.join(","),
+        sprt,
+        s.problems
+            .iter()
+            .map(|p| json_str(p))
+            .collect::<Vec<_>>()
+            .join(","),
+        games.join(",")
+    )
+}

@@ -1,0 +1,475 @@
+//! Plays one game between two engine processes and referees it with tabula's own rules: the
+//! runner keeps the clocks, checks every move, ends the game by the rules or by adjudication,
+//! and turns every failure of an engine (illegal move, time forfeit, crash, hang, failed
+//! handshake) into a loss for that engine with the reason recorded.
+//!
+//! For UGI engines, after a game that ended by the rules, each engine is asked `query
+//! gameover` and `query result` on the final position; answers that differ from tabula's are
+//! reported as notes, never change the result.
+
+use super::child::{Child, EngineSpec, Got, Proto};
+use crate::game::{Game, GameResult, Player};
+use crate::record::{GameLine, Record, result_text};
+use std::time::{Duration, Instant};
+
+/// How long each move may take.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Limit {
+    /// `moves` per period (None: the whole game), base and increment in ms.
+    Clock {
+        moves: Option<u32>,
+        base_ms: u64,
+        inc_ms: u64,
+    },
+    MoveTime(u64),
+    Depth(u32),
+    Nodes(u64),
+}
+
+impl Limit {
+    /// `10+0.1`, `40/60+0.5`, `60` (seconds).
+    pub fn parse_tc(s: &str) -> Result<Limit, String> {
+        let bad =
+            || format!("time control '{s}': expected [moves/]seconds[+increment], e.g. 10+0.1");
+        let (moves, rest) = match s.split_once('/') {
+            Some((m, r)) => (
+                Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(bad)?),
+                r,
+            ),
+            None => (None, s),
+        };
+        let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
+        let secs = |t: &str| -> Result<u64, String> {
+            let v: f64 = t.parse().map_err(|_| bad())?;
+            if !(0.0..=1e7).contains(&v) {
+                return Err(bad());
+            }
+            Ok((v * 1000.0).round() as u64)
+        };
+        let (base_ms, inc_ms) = (secs(base)?, secs(inc)?);
+        if base_ms == 0 && inc_ms == 0 {
+            return Err(bad());
+        }
+        Ok(Limit::Clock {
+            moves,
+            base_ms,
+            inc_ms,
+        })
+    }
+
+    pub fn describe(&self) -> String {
+        match *self {
+            Limit::Clock {
+                moves,
+                base_ms,
+                inc_ms,
+            } => {
+                let m = moves.map(|m| format!("{m}/")).unwrap_or_default();
+                format!("{m}{}+{}", base_ms as f64 / 1000.0, inc_ms as f64 / 1000.0)
+            }
+            Limit::MoveTime(ms) => format!("movetime {ms} ms"),
+            Limit::Depth(d) => format!("depth {d}"),
+            Limit::Nodes(n) => format!("nodes {n}"),
+        }
+    }
+}
+
+/// Optional adjudication, in the spirit of cutechess-cli's `-resign` / `-draw` / `-maxmoves`.
+#[derive(Clone, Debug, Default)]
+pub struct Adjudication {
+    /// (moves, score): a side whose own score is at least `score` below zero for `moves`
+    /// consecutive moves, while the other side agrees, loses.
+    pub resign: Option<(u32, i32)>,
+    /// (after_ply, moves, score): from `after_ply` on, both sides' scores within ±`score` for
+    /// `moves` consecutive moves each: a draw.
+    pub draw: Option<(u32, u32, i32)>,
+    /// A draw after this many plies.
+    pub max_plies: Option<u32>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Rules {
+    pub limit: Limit,
+    /// Extra time an engine is allowed past its clock before it forfeits.
+    pub margin_ms: u64,
+    /// For handshakes, `isready` and moves under depth/nodes limits.
+    pub timeout: Duration,
+    pub adjudication: Adjudication,
+}
+
+/// A finished (or abandoned) game.
+pub struct Played {
+    pub result: Option<GameResult>,
+    pub reason: String,
+    /// The game record (PGN for chess), result and termination filled in.
+    pub record: String,
+    /// Disagreements of UGI engines with tabula's rules, and other remarks.
+    pub notes: Vec<String>,
+    pub plies: usize,
+}
+
+fn loses(side: Player) -> GameResult {
+    match side {
+        Player::P1 => GameResult::P2Win,
+        Player::P2 => GameResult::P1Win,
+    }
+}
+
+/// The score in an `info` line, in centipawns (mate scores as ±100000 minus the distance).
+fn info_score(line: &str) -> Option<i32> {
+    let mut it = line.split_whitespace();
+    while let Some(w) = it.next() {
+        if w == "score" {
+            let kind = it.next()?;
+            let v: i32 = it.next()?.parse().ok()?;
+            return match kind {
+                "cp" => Some(v),
+                "mate" if v > 0 => Some(100_000 - v),
+                "mate" => Some(-100_000 - v),
+                _ => None,
+            };
+        }
+    }
+    None
+}
+
+struct Side<'a> {
+    spec: &'a EngineSpec,
+    proto: Proto,
+    child: Option<Child>,
+    clock_ms: i64,
+    scores: Vec<i32>,
+}
+
+/// Plays one game from `start` (`standard`: the game's usual start, sent as `startpos`).
+/// `engines[0]` plays player 1 (White, Black in Othello, Red, Horizontal).
+pub fn play<G: Game>(
+    start: G,
+    standard: bool,
+    engines: [&EngineSpec; 2],
+    proto: Proto,
+    rules: &Rules,
+    tags: &[(&str, String)],
+) -> Played {
+    let mut line = GameLine::new(start);
+    let mut notes = Vec::new();
+    let base = match rules.limit {
+        Limit::Clock { base_ms, .. } => base_ms as i64,
+        _ => 0,
+    };
+    let mut sides: Vec<Side> = engines
+        .iter()
+        .map(|spec| Side {
+            spec,
+            proto: spec.proto.unwrap_or(proto),
+            child: None,
+            clock_ms: base,
+            scores: Vec::new(),
+        })
+        .collect();
+    let end =
+        |line: &GameLine<G>, result: Option<GameResult>, reason: String, notes: Vec<String>| {
+            let mut t: Vec<(&str, String)> = tags.to_vec();
+            t.push(("Result", result_text(result).into()));
+            t.push(("Termination", reason.clone()));
+            let rec = Record::of(line, &t, standard);
+            let black_starts = G::NAME == "chess" && line.start.to_move() == Player::P2;
+            Played {
+                result,
+                reason,
+                record: rec.to_text(G::NAME == "chess", black_starts),
+                notes,
+                plies: line.moves.len(),
+            }
+        };
+    // Start both engines (a failure loses the game for that engine).
+    for (i, side) in sides.iter_mut().enumerate() {
+        let player = if i == 0 { Player::P1 } else { Player::P2 };
+        let started = Child::start(side.spec, side.proto, rules.timeout).and_then(|mut c| {
+            c.send(match side.proto {
+                Proto::Uci => "ucinewgame",
+                Proto::Ugi => "uginewgame",
+            })?;
+            c.sync(Instant::now() + rules.timeout)?;
+            Ok(c)
+        });
+        match started {
+            Ok(c) => side.child = Some(c),
+            Err(e) => {
+                return end(
+                    &line,
+                    Some(loses(player)),
+                    format!("{} failed to start: {e}", side.spec.name),
+                    notes,
+                );
+            }
+        }
+    }
+    let start_cmd = if standard {
+        "position startpos".to_string()
+    } else {
+        format!("position fen {}", line.start.fen())
+    };
+    let mut moves_text: Vec<String> = Vec::new();
+    let (result, reason) = loop {
+        if let Some((r, why)) = line.result() {
+            break (Some(r), why);
+        }
+        let ply = line.moves.len() as u32;
+        let adj = &rules.adjudication;
+        if adj.max_plies.is_some_and(|m| ply >= m) {
+            break (Some(GameResult::Draw), "adjudication: maximum moves".into());
+        }
+        if let Some(r) = adjudicate(&sides, adj, ply) {
+            break r;
+        }
+        let player = line.pos.to_move();
+        let me = player.index();
+        let cmd = if moves_text.is_empty() {
+            start_cmd.clone()
+        } else {
+            format!("{start_cmd} moves {}", moves_text.join(" "))
+        };
+        let go = go_command(rules.limit, sides[me].proto, &sides, ply);
+        let hard = match rules.limit {
+            Limit::Clock { .. } => {
+                Duration::from_millis(sides[me].clock_ms.max(0) as u64 + rules.margin_ms)
+            }
+            Limit::MoveTime(ms) => Duration::from_millis(ms + rules.margin_ms.max(1000)),
+            _ => rules.timeout,
+        };
+        let name = sides[me].spec.name.clone();
+        let Some(child) = sides[me].child.as_mut() else {
+            break (Some(loses(player)), format!("{name} is not running"));
+        };
+        if child.send(&cmd).and_then(|_| child.send(&go)).is_err() {
+            break (Some(loses(player)), format!("{name} disconnected"));
+        }
+        let t0 = Instant::now();
+        let deadline = t0 + hard;
+        let mut last_score = None;
+        let reply = loop {
+            match child.recv(deadline) {
+                Got::Line(l) => {
+                    let mut w = l.split_whitespace();
+                    match w.next() {
+                        Some("bestmove") => break Ok(w.next().unwrap_or("").to_string()),
+                        Some("info") => {
+                            if let Some(s) = info_score(&l) {
+                                last_score = Some(s);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Got::Timeout => break Err(true),
+                Got::Eof => break Err(false),
+            }
+        };
+        let used = t0.elapsed().as_millis() as i64;
+        let mv_text = match reply {
+            Ok(m) => m,
+            Err(timeout) => {
+                if let Some(c) = sides[me].child.as_mut() {
+                    c.kill();
+                }
+                let why = match (timeout, rules.limit) {
+                    (true, Limit::Clock { .. } | Limit::MoveTime(_)) => {
+                        format!("{name} loses on time")
+                    }
+                    (true, _) => format!(
+                        "{name} hung (no bestmove within {} s)",
+                        rules.timeout.as_secs()
+                    ),
+                    (false, _) => format!("{name} crashed or disconnected"),
+                };
+                break (Some(loses(player)), why);
+            }
+        };
+        if let Limit::Clock { moves, inc_ms, .. } = rules.limit {
+            let side = &mut sides[me];
+            side.clock_ms -= used;
+            if side.clock_ms < -(rules.margin_ms as i64) {
+                break (Some(loses(player)), format!("{name} loses on time"));
+            }
+            side.clock_ms += inc_ms as i64;
+            // A new period after `moves` moves of this side.
+            if let Some(m) = moves {
+                let own = ply / 2 + 1;
+                if own.is_multiple_of(m) {
+                    side.clock_ms += base;
+                }
+            }
+        }
+        if let Some(s) = last_score {
+            sides[me].scores.push(s);
+        }
+        match line.pos.parse_move(&mv_text) {
+            Ok(mv) => {
+                moves_text.push(line.pos.format_move(mv));
+                line.play(mv);
+            }
+            Err(e) => {
+                break (
+                    Some(loses(player)),
+                    format!("{name} played an illegal move '{mv_text}' ({e})"),
+                );
+            }
+        }
+    };
+    let by_rules = line.result().is_some();
+    for (i, side) in sides.iter_mut().enumerate() {
+        let Some(mut c) = side.child.take() else {
+            continue;
+        };
+        if side.proto == Proto::Ugi && by_rules && !c.dead {
+            let cmd = if moves_text.is_empty() {
+                start_cmd.clone()
+            } else {
+                format!("{start_cmd} moves {}", moves_text.join(" "))
+            };
+            if let Some(n) = cross_check(&mut c, &cmd, result, rules.timeout) {
+                notes.push(format!("{} (as player {}): {n}", side.spec.name, i + 1));
+            }
+        }
+        c.quit();
+    }
+    end(&line, result, reason, notes)
+}
+
+fn go_command(limit: Limit, proto: Proto, sides: &[Side], ply: u32) -> String {
+    let (t1, t2) = ("wtime", "btime");
+    let (i1, i2) = ("winc", "binc");
+    let names = match proto {
+        Proto::Uci => [t1, t2, i1, i2],
+        Proto::Ugi => ["p1time", "p2time", "p1inc", "p2inc"],
+    };
+    match limit {
+        Limit::Clock { moves, inc_ms, .. } => {
+            let mut s = format!(
+                "go {} {} {} {}",
+                names[0],
+                sides[0].clock_ms.max(1),
+                names[1],
+                sides[1].clock_ms.max(1)
+            );
+            if inc_ms > 0 {
+                s.push_str(&format!(" {} {inc_ms} {} {inc_ms}", names[2], names[3]));
+            }
+            if let Some(m) = moves {
+                let own = ply / 2;
+                s.push_str(&format!(" movestogo {}", m - own % m));
+            }
+            s
+        }
+        Limit::MoveTime(ms) => format!("go movetime {ms}"),
+        Limit::Depth(d) => format!("go depth {d}"),
+        Limit::Nodes(n) => format!("go nodes {n}"),
+    }
+}
+
+fn adjudicate(
+    sides: &[Side],
+    adj: &Adjudication,
+    ply: u32,
+) -> Option<(Option<GameResult>, String)> {
+    if let Some((count, score)) = adj.resign {
+        let n = count as usize;
+        for (i, loser) in [Player::P1, Player::P2].into_iter().enumerate() {
+            let own = &sides[i].scores;
+            let other = &sides[1 - i].scores;
+            if n > 0
+                && own.len() >= n
+                && other.len() >= n
+                && own[own.len() - n..].iter().all(|&s| s <= -score)
+                && other[other.len() - n..].iter().all(|&s| s >= score)
+            {
+                return Some((Some(loses(loser)), "adjudication: resign score".into()));
+            }
+        }
+    }
+    if let Some((after, count, score)) = adj.draw {
+        let n = count as usize;
+        let quiet =
+            |s: &Vec<i32>| s.len() >= n && s[s.len() - n..].iter().all(|v| v.abs() <= score);
+        if n > 0 && ply >= after && quiet(&sides[0].scores) && quiet(&sides[1].scores) {
+            return Some((Some(GameResult::Draw), "adjudication: draw score".into()));
+        }
+    }
+    None
+}
+
+/// Asks a UGI engine for its view of the final position; Some(remark) on disagreement.
+fn cross_check(
+    c: &mut Child,
+    position: &str,
+    ours: Option<GameResult>,
+    timeout: Duration,
+) -> Option<String> {
+    let deadline = Instant::now() + timeout.min(Duration::from_secs(5));
+    let mut ask = |q: &str| -> Option<String> {
+        c.send(position).ok()?;
+        c.send(q).ok()?;
+        let l = c.expect("response", deadline).ok()?;
+        l.split_whitespace().nth(1).map(|s| s.to_ascii_lowercase())
+    };
+    let over = ask("query gameover");
+    let res = ask("query result");
+    let want = match ours {
+        Some(GameResult::P1Win) => "p1win",
+        Some(GameResult::P2Win) => "p2win",
+        Some(GameResult::Draw) => "draw",
+        None => "none",
+    };
+    let mut issues = Vec::new();
+    match over.as_deref() {
+        Some("true") => {}
+        Some(o) => issues.push(format!("says gameover '{o}' where the game is over")),
+        None => issues.push("gave no answer to 'query gameover'".into()),
+    }
+    match res.as_deref() {
+        Some(r) if r == want => {}
+        Some(r) => issues.push(format!("says result '{r}', tabula says '{want}'")),
+        None => issues.push("gave no answer to 'query result'".into()),
+    }
+    (!issues.is_empty()).then(|| issues.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls() {
+        assert_eq!(
+            Limit::parse_tc("10+0.1"),
+            Ok(Limit::Clock {
+                moves: None,
+                base_ms: 10_000,
+                inc_ms: 100
+            })
+        );
+        assert_eq!(
+            Limit::parse_tc("40/60"),
+            Ok(Limit::Clock {
+                moves: Some(40),
+                base_ms: 60_000,
+                inc_ms: 0
+            })
+        );
+        for bad in ["", "x", "0", "10+", "-1+1", "0/10", "1e99"] {
+            assert!(Limit::parse_tc(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn info_scores() {
+        assert_eq!(
+            info_score("info depth 3 score cp -25 nodes 10 pv e2e4"),
+            Some(-25)
+        );
+        assert_eq!(info_score("info depth 9 score mate 3 pv a"), Some(99_997));
+        assert_eq!(info_score("info depth 9 score mate -2 pv a"), Some(-99_998));
+        assert_eq!(info_score("info string hello"), None);
+    }
+}
