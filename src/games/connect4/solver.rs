@@ -290,6 +290,54 @@ impl<'a> Solver<'a> {
         Some(min)
     }
 
+    /// The columns that reach `score` (the position's value from `solve`, exact or weak):
+    /// one null-window test per column, cheap with the table warm from the solve.
+    pub fn best_moves(&mut self, b: &Board, score: i32, weak: bool) -> Option<Vec<u32>> {
+        let cells = self.dims.cells() as i32;
+        let mut out = Vec::new();
+        for col in 0..self.dims.width {
+            if !b.can_play(col) || b.over() {
+                continue;
+            }
+            if b.is_winning_move(col) {
+                let win = if weak {
+                    1
+                } else {
+                    (cells + 1 - b.moves as i32) / 2
+                };
+                if win == score {
+                    out.push(col);
+                }
+                continue;
+            }
+            let mut child = b.clone();
+            child.play_col(col);
+            // The column is best iff the child's value is at most -score.
+            let t = -score;
+            let v_le_t = if child.is_full() {
+                0 <= t
+            } else if winning_cells(self.dims, child.current, child.mask) & child.possible() != 0 {
+                let v = (cells + 1 - child.moves as i32) / 2;
+                (if weak { 1 } else { v }) <= t
+            } else if weak {
+                match t {
+                    -1 => self.negamax(&child, -1, 0) < 0,
+                    0 => self.negamax(&child, 0, 1) <= 0,
+                    _ => true,
+                }
+            } else {
+                self.negamax(&child, t, t + 1) <= t
+            };
+            if self.aborted {
+                return None;
+            }
+            if v_le_t {
+                out.push(col);
+            }
+        }
+        Some(out)
+    }
+
     /// Score of every legal column (None for full columns), and whether it completed.
     pub fn analyze(&mut self, b: &Board, weak: bool) -> Option<Vec<Option<i32>>> {
         let mut out = vec![None; self.dims.width as usize];
