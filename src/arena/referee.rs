@@ -225,11 +225,7 @@ pub fn play<G: Game>(
         }
         let player = line.pos.to_move();
         let me = player.index();
-        let cmd = if moves_text.is_empty() {
-            start_cmd.clone()
-        } else {
-            format!("{start_cmd} moves {}", moves_text.join(" "))
-        };
+        let cmd = position_line(&start_cmd, &moves_text);
         let go = go_command(rules.limit, sides[me].proto, &sides, ply);
         let hard = match rules.limit {
             Limit::Clock { .. } => {
@@ -323,11 +319,7 @@ pub fn play<G: Game>(
             continue;
         };
         if side.proto == Proto::Ugi && by_rules && !c.dead {
-            let cmd = if moves_text.is_empty() {
-                start_cmd.clone()
-            } else {
-                format!("{start_cmd} moves {}", moves_text.join(" "))
-            };
+            let cmd = position_line(&start_cmd, &moves_text);
             if let Some(n) = cross_check(&mut c, &cmd, result, rules.timeout) {
                 notes.push(format!("{} (as player {}): {n}", side.spec.name, i + 1));
             }
@@ -335,6 +327,15 @@ pub fn play<G: Game>(
         c.quit();
     }
     end(&line, result, reason, notes)
+}
+
+/// `position startpos|fen ..` with the moves so far.
+fn position_line(start: &str, moves: &[String]) -> String {
+    if moves.is_empty() {
+        start.to_string()
+    } else {
+        format!("{start} moves {}", moves.join(" "))
+    }
 }
 
 fn go_command(limit: Limit, proto: Proto, sides: &[Side], ply: u32) -> String {
