@@ -158,9 +158,12 @@ enum Cmd {
         /// (`tabula solve --game connect4 --book 10 > src/games/connect4/book.txt`).
         #[arg(long, value_name = "PLIES")]
         book: Option<u32>,
-        /// Threads for --book.
+        /// Threads for --book and for Domineering.
         #[arg(long, default_value_t = 2)]
         threads: usize,
+        /// Domineering: table size in MiB (default: 64 up to 64 cells, 1024 beyond).
+        #[arg(long, value_name = "MB", default_value_t = 0)]
+        hash: usize,
         /// With --book: take the lines of an earlier (partial) book as they are.
         #[arg(long, value_name = "FILE")]
         from: Option<std::path::PathBuf>,
@@ -286,6 +289,7 @@ fn run(mut cli: Cli) -> Result<(), String> {
             fen,
             book,
             threads,
+            hash,
             from,
         }) => match cli.game {
             GameKind::Connect4 => match book {
@@ -293,7 +297,12 @@ fn run(mut cli: Cli) -> Result<(), String> {
                 None => solve::connect4(c4()?, file.as_deref(), weak),
             },
             GameKind::Domineering => {
-                with_domineering!(cli, |p| solve::domineering(p, fen.as_deref()))
+                with_domineering!(cli, |p| solve::domineering(
+                    p,
+                    fen.as_deref(),
+                    threads,
+                    hash
+                ))
             }
             GameKind::Othello => solve::othello(Othello::<u64>::new(8)?, file.as_deref()),
             GameKind::Chess => Err(

@@ -138,16 +138,24 @@ pub fn connect4(start: Connect4, file: Option<&std::path::Path>, weak: bool) -> 
 pub fn domineering<B: tabula::bits::Bits>(
     start: tabula::games::domineering::Domineering<B>,
     fen: Option<&str>,
+    threads: usize,
+    hash_mb: usize,
 ) -> Result<(), String> {
     use tabula::game::Game;
+    use tabula::games::domineering::solver;
     let pos = match fen {
         Some(f) => start.parse_fen(f)?,
         None => start,
     };
-    let _ = tabula::games::domineering::solver::table();
+    let cells = pos.geo.rows * pos.geo.cols;
+    let mb = match hash_mb {
+        0 if cells <= 64 => 64,
+        0 => 1024,
+        mb => mb,
+    };
+    let table = solver::Table::new(mb);
     let t = Instant::now();
-    let out = tabula::games::domineering::solver::solve(&pos, &|| false)
-        .ok_or("the solver was interrupted")?;
+    let out = solver::solve_parallel(&pos, &table, threads);
     let ms = t.elapsed().as_millis() as u64;
     let best = out
         .best
@@ -155,13 +163,14 @@ pub fn domineering<B: tabula::bits::Bits>(
             pos.format_move(a as u16)
         });
     say!(
-        "{}x{} {} to move: {} wins; winning move {best}; nodes {}; time {ms} ms; {} nodes/s",
+        "{}x{} {} to move: {} wins; winning move {best}; nodes {}; time {ms} ms; {} nodes/s; {} thread(s), {mb} MiB table",
         pos.geo.rows,
         pos.geo.cols,
         pos.to_move.name(),
         out.winner.name(),
         out.nodes,
-        out.nodes * 1000 / ms.max(1)
+        out.nodes * 1000 / ms.max(1),
+        threads.max(1)
     );
     Ok(())
 }

@@ -311,3 +311,100 @@ fn engine_solve_reports_a_proven_result() {
         "5x2 Vertical first loses"
     );
 }
+
+/// Plain negamax with a memo over every legal move: the oracle for the solver's cutoffs,
+/// pruning of safe moves and table.
+fn brute_wins(
+    p: &Domineering<u64>,
+    memo: &mut std::collections::HashMap<(u64, bool), bool>,
+) -> bool {
+    let key = (p.occupied, p.to_move == Side::Horizontal);
+    if let Some(&w) = memo.get(&key) {
+        return w;
+    }
+    let mut moves = Vec::new();
+    p.legal_moves(&mut moves);
+    let w = moves.iter().any(|&m| {
+        let mut c = p.clone();
+        c.play(m);
+        !brute_wins(&c, memo)
+    });
+    memo.insert(key, w);
+    w
+}
+
+/// Random positions (random blocked cells, then random moves) on small boards of every shape:
+/// the solver's winner agrees with the brute-force oracle and its winning move wins.
+#[test]
+fn solver_agrees_with_brute_force() {
+    let mut rng = Rng(0x5eed_d0d0);
+    let table = solver::Table::new(1);
+    let mut checked = 0;
+    for (rows, cols) in [
+        (4, 4),
+        (4, 5),
+        (5, 4),
+        (3, 7),
+        (7, 3),
+        (5, 5),
+        (4, 6),
+        (6, 4),
+        (2, 8),
+    ] {
+        let mut memo = std::collections::HashMap::new();
+        for k in 0..400 {
+            let first = if k % 2 == 0 {
+                Side::Horizontal
+            } else {
+                Side::Vertical
+            };
+            let mut p = Domineering::<u64>::new(rows, cols, first).unwrap();
+            let density = rng.below(4) as u64; // 0 to 3 in 16 cells blocked
+            for i in 0..rows * cols {
+                if (rng.next() & 15) < density {
+                    p.occupied |= 1u64 << i;
+                }
+            }
+            for _ in 0..rng.below(6) {
+                let mut moves = Vec::new();
+                p.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                p.play(moves[rng.below(moves.len())]);
+            }
+            let truth = brute_wins(&p, &mut memo);
+            let out = solver::solve_with(&p, &table, &|| false).unwrap();
+            assert_eq!(out.winner == p.to_move, truth, "{}", p.fen());
+            if truth {
+                let mut c = p.clone();
+                c.play(out.best.unwrap() as u16);
+                assert!(!brute_wins(&c, &mut memo), "{}: winning move", p.fen());
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 9 * 400);
+}
+
+/// Two threads sharing a table find the same winners as one, and a winning move that wins.
+#[test]
+fn parallel_solve_agrees() {
+    let mut memo = std::collections::HashMap::new();
+    for (rows, cols, first) in [
+        (5, 5, Side::Vertical),
+        (4, 6, Side::Horizontal),
+        (5, 4, Side::Horizontal),
+    ] {
+        let p = Domineering::<u64>::new(rows, cols, first).unwrap();
+        let table = solver::Table::new(4);
+        let out = solver::solve_parallel(&p, &table, 2);
+        let truth = brute_wins(&p, &mut memo);
+        assert_eq!(out.winner == p.to_move, truth, "{rows}x{cols}");
+        if truth {
+            let mut c = p.clone();
+            c.play(out.best.unwrap() as u16);
+            assert!(!brute_wins(&c, &mut memo));
+        }
+    }
+}

@@ -401,10 +401,10 @@ pub fn bench_solver() -> Vec<String> {
     let start = std::time::Instant::now();
     let mut nodes = 0;
     for (r, c, first) in [
-        (6, 6, Side::Vertical),
-        (6, 6, Side::Horizontal),
-        (5, 7, Side::Vertical),
-        (7, 5, Side::Horizontal),
+        (7, 7, Side::Vertical),
+        (6, 8, Side::Vertical),
+        (8, 6, Side::Horizontal),
+        (6, 7, Side::Horizontal),
     ] {
         solver::table().clear();
         if let Ok(p) = Domineering::<u64>::new(r, c, first)

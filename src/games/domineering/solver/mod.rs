@@ -1,0 +1,448 @@
+//! The exact Domineering solver: does the side to move win, and with which move?
+//!
+//! A boolean negamax over `frame::Board` (both players' views of the board, so that every
+//! computation is done along the mover's own lines):
+//! - at each node first the cheap count cutoffs (a player whose safe moves outnumber
+//!   everything the other can still play wins), then the table, then the strategy bounds of
+//!   `bounds` (safe moves, boxes, slots and options in a race, and a count of the cells the
+//!   opponent can use);
+//! - safe moves are never searched (Bullock: a player with a winning move has one that is not
+//!   a safe move; when only safe moves are left, the count cutoffs already decide);
+//! - moves are ordered by what they take from the opponent and keep for the mover (its real
+//!   and safe move counts before and after), then by a positional preference for lines next
+//!   to an edge; the best move is tried before the rest are sorted;
+//! - the table (`table`) folds the left-right and up-down mirror images of the board, which
+//!   keep both players' orientations;
+//! - `solve_parallel` runs several such searches over one table (lazy SMP).
+//!
+//! Regions: a region of the board that only one player can still use is counted exactly by
+//! the safe moves (its cells are all protected), and a region nobody can use drops out of
+//! every count; regions both players can use are searched together (their game values are
+//! not combined).
+//!
+//! Results are exact (`tests/domineering.rs` checks them against a brute-force search). Node
+//! counts (the bench signature) depend only on the position and the table's size and prior
+//! contents, for one thread.
+
+pub mod bounds;
+pub mod frame;
+mod table;
+
+use super::Domineering;
+use super::board::Side;
+use crate::bits::{Bits, mix};
+use bounds::{counts, guaranteed};
+use frame::{Board, Mv};
+use std::sync::OnceLock;
+pub use table::Table;
+
+/// The process-wide table, 64 MiB.
+pub fn table() -> &'static Table {
+    static T: OnceLock<Table> = OnceLock::new();
+    T.get_or_init(|| Table::new(64))
+}
+
+/// A position with its four mirror-image hash keys.
+#[derive(Clone, Copy)]
+struct Node {
+    b: Board,
+    keys: [u64; 4],
+}
+
+pub struct Solver<'a> {
+    pub nodes: u64,
+    abort: &'a dyn Fn() -> bool,
+    pub aborted: bool,
+    table: &'a Table,
+    /// Per board cell, its key in each of the four mirror images.
+    zobrist: Vec<[u64; 4]>,
+    cols: u32,
+    /// Mixed into every key: the shape and the side to move.
+    side_tag: [u64; 2],
+    /// Positional preference of each anchor, per frame: `pos[p][line * 16 + bit]`.
+    pos: [Vec<i32>; 2],
+    /// Move lists by number of free cells (one per depth), reused across nodes.
+    lists: Vec<Vec<(Mv, i32)>>,
+    /// Helper threads (1, 2, ...) try another move first near the root, so that threads
+    /// sharing a table explore different subtrees first; 0 is the plain order.
+    helper: usize,
+    /// Free cells at the root (helpers perturb the order above `root_empty - 8`).
+    root_empty: u32,
+}
+
+impl<'a> Solver<'a> {
+    pub fn new(rows: u32, cols: u32, table: &'a Table, abort: &'a dyn Fn() -> bool) -> Self {
+        table.use_shape(rows, cols);
+        let cell = |r: u32, c: u32| mix(((r * 16 + c) as u64) ^ 0xd1b5_4a32_d192_ed03);
+        let mut zobrist = Vec::new();
+        for r in 0..rows {
+            for c in 0..cols {
+                let (mr, mc) = (rows - 1 - r, cols - 1 - c);
+                zobrist.push([cell(r, c), cell(r, mc), cell(mr, c), cell(mr, mc)]);
+            }
+        }
+        let shape = mix(((rows as u64) << 8 | cols as u64) ^ 0x6a09_e667_f3bc_c908);
+        Solver {
+            nodes: 0,
+            abort,
+            aborted: false,
+            table,
+            zobrist,
+            cols,
+            side_tag: [shape, mix(shape)],
+            pos: [positional(rows, cols), positional(cols, rows)],
+            lists: (0..=rows * cols).map(|_| Vec::with_capacity(64)).collect(),
+            helper: 0,
+            root_empty: rows * cols,
+        }
+    }
+
+    fn node(&self, b: Board) -> Node {
+        let mut keys = [0u64; 4];
+        for (i, z) in self.zobrist.iter().enumerate() {
+            let (r, c) = (i as u32 / self.cols, i as u32 % self.cols);
+            if b.f[0].line[r as usize + 1] >> c & 1 == 1 {
+                for k in 0..4 {
+                    keys[k] ^= z[k];
+                }
+            }
+        }
+        Node { b, keys }
+    }
+
+    fn child(&self, n: &Node, m: Mv) -> Node {
+        let mut c = *n;
+        for (r, col) in Board::cells(n.b.turn, m) {
+            let z = &self.zobrist[(r * self.cols + col) as usize];
+            for (key, z) in c.keys.iter_mut().zip(z) {
+                *key ^= z;
+            }
+        }
+        c.b.play(m);
+        c
+    }
+
+    fn key(&self, n: &Node) -> u64 {
+        let k = n.keys[0].min(n.keys[1]).min(n.keys[2]).min(n.keys[3]);
+        mix(k ^ self.side_tag[n.b.turn])
+    }
+
+    /// Does the side to move win? (`false` also when aborted: check `aborted`.)
+    fn wins(&mut self, n: &Node) -> bool {
+        self.nodes += 1;
+        if self.nodes & 0x3fff == 0 && (self.abort)() {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return false;
+        }
+        let p = n.b.turn;
+        // The table's bucket is fetched first, so that its memory latency overlaps the
+        // counting.
+        let key = self.key(n);
+        self.table.prefetch(key);
+        let (fp, fq) = (&n.b.f[p], &n.b.f[1 - p]);
+        let (cp, cq) = (counts(fp), counts(fq));
+        if cp.safe > cq.real {
+            return true;
+        }
+        if cq.safe >= cp.real {
+            return false;
+        }
+        if let Some(w) = self.table.get(key) {
+            return w;
+        }
+        let e = n.b.empty;
+        if proves(&guaranteed(fp, true), cq.real, e, 1) {
+            return true;
+        }
+        if proves(&guaranteed(fq, false), cp.real, e, 0) {
+            return false;
+        }
+        let start = self.nodes;
+        let depth = n.b.empty as usize;
+        let mut list = std::mem::take(&mut self.lists[depth]);
+        self.moves(n, &mut list, false);
+        if list.is_empty() {
+            // Only safe moves (the count cutoffs decide such positions; kept for safety).
+            self.moves(n, &mut list, true);
+        }
+        let mut win = false;
+        // The best move first; the rest sorted only if it fails.
+        if let Some(best) = (0..list.len()).max_by_key(|&i| (list[i].1, usize::MAX - i)) {
+            let first = list.remove(best);
+            list.insert(0, first);
+        }
+        let mut sorted = false;
+        if self.helper > 0 && n.b.empty + 8 > self.root_empty && list.len() > 1 {
+            list[1..].sort_by_key(|&(_, s)| -s);
+            let other = self.helper.min(list.len() - 1);
+            list.swap(0, other);
+            sorted = true;
+        }
+        for i in 0..list.len() {
+            if i == 1 && !sorted {
+                list[1..].sort_by_key(|&(_, s)| -s);
+            }
+            let child = self.child(n, list[i].0);
+            if !self.wins(&child) {
+                win = true;
+                break;
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        self.lists[depth] = list;
+        if self.aborted {
+            return false;
+        }
+        self.table.put(key, win, self.nodes - start);
+        win
+    }
+
+    /// The side to move's moves with their ordering scores; safe moves only with `all`.
+    fn moves(&self, n: &Node, list: &mut Vec<(Mv, i32)>, all: bool) {
+        list.clear();
+        let p = n.b.turn;
+        let (f, g) = (&n.b.f[p], &n.b.f[1 - p]);
+        let pos = &self.pos[p];
+        for i in 1..=f.n {
+            let free = f.free(i);
+            let prot = f.prot(i);
+            let mut s = free & (free >> 1);
+            if !all {
+                s &= !(prot & (prot >> 1));
+            }
+            while s != 0 {
+                let j = s.trailing_zeros();
+                s &= s - 1;
+                let m = 3u32 << j;
+                // The mover: its line loses the cells; the lines beside gain a wall.
+                let my_real = frame::pack(free & !m) as i32 - frame::pack(free) as i32;
+                let mut my_safe = frame::pack(prot & !m) as i32 - frame::pack(prot) as i32;
+                if i > 1 {
+                    let before = f.prot(i - 1);
+                    let after = f.free(i - 1) & f.line[i - 2] & (f.line[i] | m);
+                    my_safe += frame::pack(after) as i32 - frame::pack(before) as i32;
+                }
+                if i < f.n {
+                    let before = f.prot(i + 1);
+                    let after = f.free(i + 1) & (f.line[i] | m) & f.line[i + 2];
+                    my_safe += frame::pack(after) as i32 - frame::pack(before) as i32;
+                }
+                // The opponent: two of its lines lose a cell; the lines beside gain a wall.
+                let bit = 1u32 << (i - 1);
+                let (a, b) = (j as usize + 1, j as usize + 2);
+                let mut opp_real = 0;
+                for l in [a, b] {
+                    let fr = g.free(l);
+                    opp_real += frame::pack(fr) as i32 - frame::pack(fr & !bit) as i32;
+                }
+                let mut opp_safe = 0;
+                if a > 1 {
+                    let before = g.prot(a - 1);
+                    let after = g.free(a - 1) & g.line[a - 2] & (g.line[a] | bit);
+                    opp_safe += frame::pack(after) as i32 - frame::pack(before) as i32;
+                }
+                if b < g.n {
+                    let before = g.prot(b + 1);
+                    let after = g.free(b + 1) & (g.line[b] | bit) & g.line[b + 2];
+                    opp_safe += frame::pack(after) as i32 - frame::pack(before) as i32;
+                }
+                let score = my_real + my_safe + opp_real - opp_safe;
+                let mv = Mv {
+                    line: i as u8,
+                    bit: j as u8,
+                };
+                list.push((mv, score * 128 + pos[i * 16 + j as usize]));
+            }
+        }
+    }
+
+    /// A winning move of the side to move, if it wins (`None` when it loses or on abort).
+    fn winning_move(&mut self, n: &Node) -> Option<Mv> {
+        let mut list = Vec::new();
+        self.moves(n, &mut list, true);
+        list.sort_by_key(|&(_, s)| -s);
+        for (m, _) in list {
+            let child = self.child(n, m);
+            let child_wins = self.wins(&child);
+            if self.aborted {
+                return None;
+            }
+            if !child_wins {
+                return Some(m);
+            }
+        }
+        None
+    }
+}
+
+/// Does the strategy `s` of one player outlast the other, whose `real` moves are left, with
+/// `e` free cells? `margin` is 1 for the side to move (it must make one move more), 0 for
+/// the other. Three proofs, each with one strategy: the best claiming order against the
+/// opponent's real moves; boxes first, which also takes two real moves per box claimed; and
+/// the cell count: before the opponent's L-th move the player has covered 2L cells, and the
+/// opponent's 2L (2L + 2 against the side to move) cells must fit beside them and the unused
+/// ones: they cannot if `4 L + unused` (the `weight`) exceeds `e` (`e - 2`).
+fn proves(s: &bounds::Sure, real: u32, e: u32, margin: u32) -> bool {
+    s.moves >= margin + real
+        || (s.boxes > 0 && s.moves_boxes_first + 2 * s.boxes >= margin + real)
+        || s.weight + 2 * (1 - margin) > e
+}
+
+/// Preference of each anchor of a frame with `n` lines of `w` cells (`line * 16 + bit`):
+/// lines at an odd distance from the nearer edge first (a domino there walls in the edge
+/// line for the mover), nearer the edge before farther; anchors that pair up with the
+/// nearer side edge before the others. A tie-break only: 0..127.
+fn positional(n: u32, w: u32) -> Vec<i32> {
+    let mut v = vec![0i32; 17 * 16];
+    for i in 1..=n {
+        let d = (i - 1).min(n - i);
+        let class = if d % 2 == 1 {
+            3
+        } else if d > 0 {
+            2
+        } else {
+            1
+        };
+        for j in 0..w.saturating_sub(1) {
+            let side = j.min(w - 2 - j);
+            let aligned = side % 2 == 0;
+            v[(i * 16 + j) as usize] = (class * 32 + if aligned { 16 } else { 0 } + 15
+                - (d / 2).min(7)
+                - (side / 2).min(8)) as i32;
+        }
+    }
+    v
+}
+
+/// Result of a full solve from a position.
+pub struct Outcome {
+    pub winner: Side,
+    /// A winning move (an anchor of `Domineering`) when the side to move wins.
+    pub best: Option<u32>,
+    pub nodes: u64,
+}
+
+fn board_of<B: Bits>(pos: &Domineering<B>) -> Board {
+    let (rows, cols) = (pos.geo.rows, pos.geo.cols);
+    let turn = match pos.to_move {
+        Side::Horizontal => 0,
+        Side::Vertical => 1,
+    };
+    let mut b = Board::new(rows, cols, turn);
+    for r in 0..rows {
+        for c in 0..cols {
+            if pos.occupied.has(r * cols + c) {
+                b.cover(r, c);
+            }
+        }
+    }
+    b
+}
+
+/// Solves `pos` with the process-wide table.
+pub fn solve<B: Bits>(pos: &Domineering<B>, abort: &dyn Fn() -> bool) -> Option<Outcome> {
+    solve_with(pos, table(), abort)
+}
+
+/// Solves `pos` with `threads` threads sharing `table` (lazy SMP: every thread solves the
+/// whole position, helpers in another order near the root, and each stores its proofs in
+/// the table for the others; the first to finish gives the answer). Nodes are summed.
+pub fn solve_parallel<B: Bits>(pos: &Domineering<B>, table: &Table, threads: usize) -> Outcome {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let done = AtomicBool::new(false);
+    let stop = || done.load(Ordering::Relaxed);
+    let (rows, cols) = (pos.geo.rows, pos.geo.cols);
+    let board = board_of(pos);
+    let results: Vec<(Option<Option<Mv>>, u64)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.max(1))
+            .map(|helper| {
+                let stop = &stop;
+                let done = &done;
+                scope.spawn(move || {
+                    let mut s = Solver::new(rows, cols, table, stop);
+                    s.helper = helper;
+                    s.root_empty = board.empty;
+                    let root = s.node(board);
+                    let win = s.wins(&root);
+                    let answer = if s.aborted {
+                        None
+                    } else if win {
+                        s.winning_move(&root).map(Some)
+                    } else {
+                        Some(None)
+                    };
+                    if answer.is_some() {
+                        done.store(true, Ordering::Relaxed);
+                    }
+                    (answer, s.nodes)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or((None, 0)))
+            .collect()
+    });
+    let nodes = results.iter().map(|r| r.1).sum();
+    // Every finished thread proved the same result; the first one's move is taken.
+    let answer = results.iter().find_map(|r| r.0);
+    let best = answer.flatten().map(|m| {
+        let [(r, c), _] = Board::cells(board.turn, m);
+        r * cols + c
+    });
+    let win = match answer {
+        Some(a) => a.is_some(),
+        // Cannot happen (nothing aborts the threads but a finished thread); solve again.
+        None => {
+            return solve_with(pos, table, &|| false).unwrap_or(Outcome {
+                winner: pos.to_move,
+                best: None,
+                nodes,
+            });
+        }
+    };
+    Outcome {
+        winner: if win {
+            pos.to_move
+        } else {
+            pos.to_move.other()
+        },
+        best,
+        nodes,
+    }
+}
+
+/// Solves `pos` with the given table.
+pub fn solve_with<B: Bits>(
+    pos: &Domineering<B>,
+    table: &Table,
+    abort: &dyn Fn() -> bool,
+) -> Option<Outcome> {
+    let (rows, cols) = (pos.geo.rows, pos.geo.cols);
+    let mut s = Solver::new(rows, cols, table, abort);
+    let root = s.node(board_of(pos));
+    let win = s.wins(&root);
+    if s.aborted {
+        return None;
+    }
+    let best = if win {
+        let m = s.winning_move(&root)?;
+        let [(r, c), _] = Board::cells(root.b.turn, m);
+        Some(r * cols + c)
+    } else {
+        None
+    };
+    Some(Outcome {
+        winner: if win {
+            pos.to_move
+        } else {
+            pos.to_move.other()
+        },
+        best,
+        nodes: s.nodes,
+    })
+}
