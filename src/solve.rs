@@ -154,6 +154,7 @@ pub fn domineering<B: tabula::bits::Bits>(
         mb => mb,
     };
     let table = solver::Table::new(mb);
+    solver::bounds::warm_up();
     let t = Instant::now();
     let out = solver::solve_parallel(&pos, &table, threads);
     let ms = t.elapsed().as_millis() as u64;

@@ -204,6 +204,12 @@ pub fn guaranteed(f: &Frame, first: bool) -> Sure {
     }
 }
 
+/// Builds the race tables (a few MiB, some milliseconds), so that the first search does not.
+pub fn warm_up() {
+    let _ = race_table();
+    let _ = weight_table();
+}
+
 const CAP_B: usize = 7;
 const CAP_K1: usize = 31;
 const CAP_K2: usize = 63;

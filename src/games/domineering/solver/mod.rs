@@ -13,7 +13,8 @@
 //!   to an edge; the best move is tried before the rest are sorted;
 //! - the table (`table`) folds the left-right and up-down mirror images of the board, which
 //!   keep both players' orientations;
-//! - `solve_parallel` runs several such searches over one table (lazy SMP).
+//! - `solve_parallel` runs several such searches over one table, each putting off the
+//!   subtrees another is searching (after ABDADA).
 //!
 //! Regions: a region of the board that only one player can still use is counted exactly by
 //! the safe moves (its cells are all protected), and a region nobody can use drops out of
@@ -63,11 +64,55 @@ pub struct Solver<'a> {
     pos: [Vec<i32>; 2],
     /// Move lists by number of free cells (one per depth), reused across nodes.
     lists: Vec<Vec<(Mv, i32)>>,
-    /// Helper threads (1, 2, ...) try another move first near the root, so that threads
-    /// sharing a table explore different subtrees first; 0 is the plain order.
-    helper: usize,
-    /// Free cells at the root (helpers perturb the order above `root_empty - 8`).
-    root_empty: u32,
+    /// Positions being searched by some thread (parallel solving only).
+    busy: Option<&'a Busy>,
+    /// Free cells from which positions are marked busy.
+    busy_min: u32,
+}
+
+/// Positions down to this many plies below the root are marked busy when solving in parallel
+/// (deeper ones are too quick to share out).
+const BUSY_PLIES: u32 = 40;
+
+/// Keys of the positions the threads are searching now, for sharing out the work (after
+/// ABDADA): a thread puts off a child that another thread is already searching.
+pub struct Busy {
+    slots: Vec<std::sync::atomic::AtomicU64>,
+}
+
+impl Busy {
+    const BITS: u32 = 16;
+    pub fn new() -> Busy {
+        Busy {
+            slots: (0..1 << Self::BITS)
+                .map(|_| std::sync::atomic::AtomicU64::new(0))
+                .collect(),
+        }
+    }
+    fn slot(&self, key: u64) -> &std::sync::atomic::AtomicU64 {
+        &self.slots[(key >> (64 - Self::BITS)) as usize]
+    }
+    fn enter(&self, key: u64) {
+        self.slot(key)
+            .store(key, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn leave(&self, key: u64) {
+        let _ = self.slot(key).compare_exchange(
+            key,
+            0,
+            std::sync::atomic::Ordering::Relaxed,
+            std::sync::atomic::Ordering::Relaxed,
+        );
+    }
+    fn is_busy(&self, key: u64) -> bool {
+        self.slot(key).load(std::sync::atomic::Ordering::Relaxed) == key
+    }
+}
+
+impl Default for Busy {
+    fn default() -> Self {
+        Busy::new()
+    }
 }
 
 impl<'a> Solver<'a> {
@@ -92,8 +137,8 @@ impl<'a> Solver<'a> {
             side_tag: [shape, mix(shape)],
             pos: [positional(rows, cols), positional(cols, rows)],
             lists: (0..=rows * cols).map(|_| Vec::with_capacity(64)).collect(),
-            helper: 0,
-            root_empty: rows * cols,
+            busy: None,
+            busy_min: u32::MAX,
         }
     }
 
@@ -173,18 +218,28 @@ impl<'a> Solver<'a> {
             let first = list.remove(best);
             list.insert(0, first);
         }
-        let mut sorted = false;
-        if self.helper > 0 && n.b.empty + 8 > self.root_empty && list.len() > 1 {
-            list[1..].sort_by_key(|&(_, s)| -s);
-            let other = self.helper.min(list.len() - 1);
-            list.swap(0, other);
-            sorted = true;
-        }
+        // With other threads: this node is marked as being searched, and children another
+        // thread is searching are put off to the end (after the first move).
+        let shared = match self.busy {
+            Some(b) if n.b.empty >= self.busy_min => {
+                b.enter(key);
+                Some(b)
+            }
+            _ => None,
+        };
+        let mut later = Vec::new();
         for i in 0..list.len() {
-            if i == 1 && !sorted {
+            if i == 1 {
                 list[1..].sort_by_key(|&(_, s)| -s);
             }
             let child = self.child(n, list[i].0);
+            if i > 0
+                && let Some(b) = shared
+                && b.is_busy(self.key(&child))
+            {
+                later.push(child);
+                continue;
+            }
             if !self.wins(&child) {
                 win = true;
                 break;
@@ -192,6 +247,20 @@ impl<'a> Solver<'a> {
             if self.aborted {
                 break;
             }
+        }
+        if !win && !self.aborted {
+            for child in later {
+                if !self.wins(&child) {
+                    win = true;
+                    break;
+                }
+                if self.aborted {
+                    break;
+                }
+            }
+        }
+        if let Some(b) = shared {
+            b.leave(key);
         }
         self.lists[depth] = list;
         if self.aborted {
@@ -348,24 +417,29 @@ pub fn solve<B: Bits>(pos: &Domineering<B>, abort: &dyn Fn() -> bool) -> Option<
     solve_with(pos, table(), abort)
 }
 
-/// Solves `pos` with `threads` threads sharing `table` (lazy SMP: every thread solves the
-/// whole position, helpers in another order near the root, and each stores its proofs in
-/// the table for the others; the first to finish gives the answer). Nodes are summed.
+/// Solves `pos` with `threads` threads sharing `table`: every thread solves the whole
+/// position, storing its proofs in the table for the others, and puts off the children that
+/// another thread is searching (`Busy`); the first to finish gives the answer. Nodes are
+/// summed over the threads.
 pub fn solve_parallel<B: Bits>(pos: &Domineering<B>, table: &Table, threads: usize) -> Outcome {
     use std::sync::atomic::{AtomicBool, Ordering};
     let done = AtomicBool::new(false);
     let stop = || done.load(Ordering::Relaxed);
     let (rows, cols) = (pos.geo.rows, pos.geo.cols);
     let board = board_of(pos);
+    let busy = Busy::new();
     let results: Vec<(Option<Option<Mv>>, u64)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads.max(1))
-            .map(|helper| {
+            .map(|_| {
                 let stop = &stop;
                 let done = &done;
+                let busy = &busy;
                 scope.spawn(move || {
                     let mut s = Solver::new(rows, cols, table, stop);
-                    s.helper = helper;
-                    s.root_empty = board.empty;
+                    if threads > 1 {
+                        s.busy = Some(busy);
+                        s.busy_min = board.empty.saturating_sub(BUSY_PLIES);
+                    }
                     let root = s.node(board);
                     let win = s.wins(&root);
                     let answer = if s.aborted {

@@ -43,7 +43,10 @@ impl Table {
         if let Ok(mut shape) = self.shape.lock() {
             let want = (rows << 8) | cols;
             if *shape != want {
-                self.clear();
+                // A new table (shape 0) is still all zeros.
+                if *shape != 0 {
+                    self.clear();
+                }
                 *shape = want;
             }
         }
