@@ -291,14 +291,10 @@ impl<'a> Solver<'a> {
                 let my_real = frame::pack(free & !m) as i32 - frame::pack(free) as i32;
                 let mut my_safe = frame::pack(prot & !m) as i32 - frame::pack(prot) as i32;
                 if i > 1 {
-                    let before = f.prot(i - 1);
-                    let after = f.free(i - 1) & f.line[i - 2] & (f.line[i] | m);
-                    my_safe += frame::pack(after) as i32 - frame::pack(before) as i32;
+                    my_safe += f.safe_gain(i - 1, 0, m);
                 }
                 if i < f.n {
-                    let before = f.prot(i + 1);
-                    let after = f.free(i + 1) & (f.line[i] | m) & f.line[i + 2];
-                    my_safe += frame::pack(after) as i32 - frame::pack(before) as i32;
+                    my_safe += f.safe_gain(i + 1, m, 0);
                 }
                 // The opponent: two of its lines lose a cell; the lines beside gain a wall.
                 let bit = 1u32 << (i - 1);
@@ -310,14 +306,10 @@ impl<'a> Solver<'a> {
                 }
                 let mut opp_safe = 0;
                 if a > 1 {
-                    let before = g.prot(a - 1);
-                    let after = g.free(a - 1) & g.line[a - 2] & (g.line[a] | bit);
-                    opp_safe += frame::pack(after) as i32 - frame::pack(before) as i32;
+                    opp_safe += g.safe_gain(a - 1, 0, bit);
                 }
                 if b < g.n {
-                    let before = g.prot(b + 1);
-                    let after = g.free(b + 1) & (g.line[b] | bit) & g.line[b + 2];
-                    opp_safe += frame::pack(after) as i32 - frame::pack(before) as i32;
+                    opp_safe += g.safe_gain(b + 1, bit, 0);
                 }
                 let score = my_real + my_safe + opp_real - opp_safe;
                 let mv = Mv {
