@@ -158,11 +158,14 @@ enum Cmd {
         /// (`tabula solve --game connect4 --book 10 > src/games/connect4/book.txt`).
         #[arg(long, value_name = "PLIES")]
         book: Option<u32>,
-        /// Threads for --book and for Domineering.
-        #[arg(long, default_value_t = 2)]
+        /// Threads for --book and for Domineering (1..256).
+        #[arg(long, default_value_t = 2,
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
         threads: usize,
-        /// Domineering: table size in MiB (default: 64 up to 64 cells, 1024 beyond).
-        #[arg(long, value_name = "MB", default_value_t = 0)]
+        /// Domineering: table size in MiB, up to 1048576 (default: 64 up to 64 cells, 1024
+        /// beyond).
+        #[arg(long, value_name = "MB", default_value_t = 0,
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=1 << 20))]
         hash: usize,
         /// With --book: take the lines of an earlier (partial) book as they are.
         #[arg(long, value_name = "FILE")]

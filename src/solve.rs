@@ -153,7 +153,7 @@ pub fn domineering<B: tabula::bits::Bits>(
         0 => 1024,
         mb => mb,
     };
-    let table = solver::Table::new(mb);
+    let table = solver::Table::try_new(mb)?;
     solver::bounds::warm_up();
     let t = Instant::now();
     let out = solver::solve_parallel(&pos, &table, threads);

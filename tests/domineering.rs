@@ -408,3 +408,35 @@ fn parallel_solve_agrees() {
         }
     }
 }
+
+/// Absurd `solve` flags are refused with a message, never a panic: too many or no threads, a
+/// table beyond the limit. (A table within the limit that the machine cannot give is refused
+/// too, by `Table::try_new`; not tested here, since whether it can be had depends on the
+/// machine's overcommit policy.)
+#[test]
+fn solve_refuses_absurd_threads_and_tables() {
+    let exe = env!("CARGO_BIN_EXE_tabula");
+    for extra in [
+        &["--threads", "100000"][..],
+        &["--threads", "0"][..],
+        &["--hash", "100000000000"][..],
+    ] {
+        let out = std::process::Command::new(exe)
+            .args([
+                "solve",
+                "--game",
+                "domineering",
+                "--rows",
+                "4",
+                "--cols",
+                "4",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{extra:?} accepted");
+        assert!(!err.contains("panicked"), "{extra:?}: {err}");
+        assert!(!err.trim().is_empty(), "{extra:?}: no message");
+    }
+}

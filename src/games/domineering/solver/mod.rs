@@ -215,8 +215,7 @@ impl<'a> Solver<'a> {
         let mut win = false;
         // The best move first; the rest sorted only if it fails.
         if let Some(best) = (0..list.len()).max_by_key(|&i| (list[i].1, usize::MAX - i)) {
-            let first = list.remove(best);
-            list.insert(0, first);
+            list[..=best].rotate_right(1);
         }
         // With other threads: this node is marked as being searched, and children another
         // thread is searching are put off to the end (after the first move).

@@ -21,17 +21,35 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table of about `mb` MiB (a power of two number of 32-byte buckets, at least 1024).
+    /// A table of about `mb` MiB (a power of two number of 32-byte buckets, at least 1024),
+    /// or smaller ones, halving, while the memory cannot be had.
     pub fn new(mb: usize) -> Table {
-        let buckets = (mb.max(1) << 20) / 32;
+        let mut mb = mb;
+        loop {
+            match Table::try_new(mb) {
+                Ok(t) => return t,
+                Err(_) if mb > 1 => mb /= 2,
+                // 1 MiB: allocate as everything else does (abort if even that fails).
+                Err(_) => return Table::build(1, false).unwrap_or_else(|_| std::process::abort()),
+            }
+        }
+    }
+    /// A table of about `mb` MiB (at most 1 TiB), or why the memory cannot be had.
+    pub fn try_new(mb: usize) -> Result<Table, String> {
+        Table::build(mb, true)
+    }
+    fn build(mb: usize, fallible: bool) -> Result<Table, String> {
+        let mb = mb.clamp(1, 1 << 20);
+        let buckets = (mb << 20) / 32;
         let bits = (usize::BITS - 1 - buckets.leading_zeros()).max(10);
-        let (words, base) = huge_zeroed(4usize << bits);
-        Table {
+        let (words, base) = huge_zeroed(4usize << bits, fallible)
+            .ok_or_else(|| format!("cannot allocate a {mb} MiB table"))?;
+        Ok(Table {
             words,
             base,
             bits,
             shape: Mutex::new(0),
-        }
+        })
     }
     pub fn clear(&self) {
         for w in &self.words[self.base..] {
@@ -98,10 +116,16 @@ impl Table {
 const HUGE: usize = 2 << 20;
 
 /// `n` zeroed words starting at a 2 MiB boundary (the vector and the index of the first).
-/// On Linux the range is marked for transparent huge pages before it is first touched.
-fn huge_zeroed(n: usize) -> (Vec<AtomicU64>, usize) {
+/// On Linux the range is marked for transparent huge pages before it is first touched. With
+/// `fallible`, `None` when the memory cannot be reserved.
+fn huge_zeroed(n: usize, fallible: bool) -> Option<(Vec<AtomicU64>, usize)> {
     let extra = HUGE / 8;
-    let mut v: Vec<AtomicU64> = Vec::with_capacity(n + extra);
+    let mut v: Vec<AtomicU64> = Vec::new();
+    if fallible {
+        v.try_reserve_exact(n + extra).ok()?;
+    } else {
+        v.reserve_exact(n + extra);
+    }
     let addr = v.as_ptr() as usize;
     let base = (addr.next_multiple_of(HUGE) - addr) / 8;
     #[cfg(target_os = "linux")]
@@ -117,7 +141,7 @@ fn huge_zeroed(n: usize) -> (Vec<AtomicU64>, usize) {
         }
     }
     v.extend((0..n + extra).map(|_| AtomicU64::new(0)));
-    (v, base)
+    Some((v, base))
 }
 
 #[cfg(test)]
