@@ -178,9 +178,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 
     /// The share of a move's soft time budget, in percent, the exact solver may take before
-    /// the heuristic search (never past the hard limit). Large for games whose solver is the
-    /// main player (Connect Four), small where it only finishes endgames.
-    const SOLVER_SHARE: u64 = 30;
+    /// the heuristic search (never past the hard limit). Large only where the solver is
+    /// expected to finish (then it is the player); small where it may well not, so that the
+    /// heuristic search that plays the move when the solver gives up is not starved.
+    fn solver_share(&self) -> u64 {
+        30
+    }
 
     /// Prepares heavy tables (called before the first `readyok`).
     fn warm_up(&self) {}

@@ -131,11 +131,15 @@ enum Cmd {
         #[arg(long)]
         divide: bool,
     },
-    /// Search fixed positions of every game; prints node signatures and speed.
+    /// Search fixed positions of the game (chess unless --game); prints the node signature
+    /// and ends with `N nodes N nps` (the form OpenBench reads). --all: every game and solver.
     Bench {
         /// Search depth (default: each game's own).
         #[arg(long)]
         depth: Option<u32>,
+        /// Every game's search and solver signatures (what a functional change states).
+        #[arg(long)]
+        all: bool,
     },
     /// Play a game at the terminal: against the engine, or two people.
     Play(playcmd::PlayArgs),
@@ -206,6 +210,26 @@ fn perft<G: Game>(start: G, depth: u32, fen: Option<&str>, divide: bool) -> Resu
     Ok(())
 }
 
+/// One game's bench: its search signature (and its solver's), then the search's total nodes
+/// and speed as the last line, `N nodes N nps`, which OpenBench reads.
+fn bench_one<G: Game>(
+    template: &G,
+    depth: Option<u32>,
+    solver: fn() -> Vec<String>,
+) -> Result<(), String> {
+    let d = depth.unwrap_or(G::BENCH_DEPTH);
+    let r = tabula::bench::bench(template, G::bench_fens(), d)
+        .map_err(|e| format!("bench: {e} (the bench positions are for the standard board)"))?;
+    for l in tabula::bench::describe(G::NAME, d, &r) {
+        say!("{l}");
+    }
+    for l in solver() {
+        say!("{l}");
+    }
+    say!("{} nodes {} nps", r.nodes, r.nodes * 1000 / r.ms.max(1));
+    Ok(())
+}
+
 fn bench_all(depth: Option<u32>) -> Result<(), String> {
     let mut lines = tabula::bench::run_game(&Chess::default(), depth);
     lines.extend(tabula::bench::run_game(&Connect4::default(), depth));
@@ -246,7 +270,21 @@ fn run(mut cli: Cli) -> Result<(), String> {
             }
             GameKind::Othello => with_othello!(cli, |p| perft(p, depth, fen.as_deref(), divide)),
         },
-        Some(Cmd::Bench { depth }) => bench_all(depth),
+        Some(Cmd::Bench { depth, all: true }) => bench_all(depth),
+        Some(Cmd::Bench { depth, all: false }) => match cli.game {
+            GameKind::Chess => bench_one(&Chess::default(), depth, Vec::new),
+            GameKind::Connect4 => bench_one(&c4()?, depth, tabula::games::connect4::bench_solver),
+            GameKind::Domineering => with_domineering!(cli, |p| bench_one(
+                &p,
+                depth,
+                tabula::games::domineering::bench_solver
+            )),
+            GameKind::Othello => with_othello!(cli, |p| bench_one(
+                &p,
+                depth,
+                tabula::games::othello::bench_solver
+            )),
+        },
         Some(Cmd::Play(args)) => {
             let record = playcmd::loaded(&args)?;
             let saved_game = record

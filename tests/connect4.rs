@@ -321,3 +321,42 @@ fn conformance_every_size() {
         check_position(&start);
     }
 }
+
+/// The deepest `info depth` an engine printed before `bestmove` for `go movetime MS`.
+fn depth_in(args: &[&str], position: &str, ms: u64) -> (u32, String) {
+    let t = std::time::Duration::from_secs(20);
+    let mut e = common::EngineProc::start(args);
+    e.send("ugi");
+    e.expect("ugiok", t);
+    e.send(position);
+    e.send("isready");
+    e.expect("readyok", t);
+    e.send(&format!("go movetime {ms}"));
+    let (best, before) = e.expect("bestmove", t);
+    let depth = before
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .max()
+        .unwrap_or(0);
+    (depth, best)
+}
+
+/// On boards the solver cannot finish in a move's time, the heuristic search still gets most
+/// of it (it used to get none: depth 1 on 9x6). Issue 13 asks for 12 plies in 500 ms; the
+/// bound here leaves room for a loaded CI machine.
+#[test]
+fn wide_boards_search_deep_when_the_solver_cannot_finish() {
+    for (w, h, position) in [
+        ("9", "6", "position startpos"),
+        ("8", "7", "position startpos"),
+        ("9", "6", "position startpos moves e e d f"),
+    ] {
+        let (depth, best) = depth_in(
+            &["--game", "connect4", "--width", w, "--height", h],
+            position,
+            500,
+        );
+        assert!(depth >= 10, "{w}x{h} {position}: depth {depth} ({best})");
+    }
+}

@@ -1,7 +1,7 @@
 //! Replays every recorded session in protocol/sessions/ against the binary.
 //!
 //! Format, read top to bottom: `> line` is sent; `< line` waits for an output line matching
-//! it (`*` matches any text); `<...` lets any lines pass until the next expectation matches;
+//! it (`*` matches any text, `%` exactly one word); `<...` lets any lines pass until the next expectation matches;
 //! `# args: ...` gives the command-line arguments; other `#` lines are comments. Output lines
 //! starting with `info`, `id` or `option` that no expectation asks for are skipped; any other
 //! unexpected line fails the session. At the end stdin is closed: the engine must exit 0.
@@ -11,28 +11,26 @@ mod common;
 use common::EngineProc;
 use std::time::Duration;
 
+/// `*` matches any text (also none); `%` matches exactly one word (one or more characters,
+/// no space), for lines whose shape a client relies on (`bestmove %`: two words, no more).
 fn glob(pattern: &str, text: &str) -> bool {
-    let parts: Vec<&str> = pattern.split('*').collect();
-    if parts.len() == 1 {
-        return pattern == text;
-    }
-    let mut rest = text;
-    for (i, part) in parts.iter().enumerate() {
-        if i == 0 {
-            match rest.strip_prefix(part) {
-                Some(r) => rest = r,
-                None => return false,
-            }
-        } else if i == parts.len() - 1 {
-            return rest.ends_with(part);
-        } else {
-            match rest.find(part) {
-                Some(p) => rest = &rest[p + part.len()..],
-                None => return false,
-            }
+    match pattern.chars().next() {
+        None => text.is_empty(),
+        Some('*') => {
+            let rest = &pattern[1..];
+            (0..=text.len())
+                .filter(|&i| text.is_char_boundary(i))
+                .any(|i| glob(rest, &text[i..]))
         }
+        Some('%') => {
+            let rest = &pattern[1..];
+            let word = text.find(' ').unwrap_or(text.len());
+            (1..=word)
+                .filter(|&i| text.is_char_boundary(i))
+                .any(|i| glob(rest, &text[i..]))
+        }
+        Some(c) => text.starts_with(c) && glob(&pattern[c.len_utf8()..], &text[c.len_utf8()..]),
     }
-    true
 }
 
 fn skippable(line: &str) -> bool {
@@ -107,6 +105,10 @@ fn glob_matches() {
     ));
     assert!(!glob("readyok", "readyok2"));
     assert!(glob("", ""));
+    assert!(glob("bestmove %", "bestmove d3"));
+    assert!(!glob("bestmove %", "bestmove d3 ponder c5"));
+    assert!(!glob("bestmove %", "bestmove "));
+    assert!(glob("info % pv %", "info depth pv e2e4"));
 }
 
 #[test]

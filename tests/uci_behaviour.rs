@@ -166,7 +166,85 @@ fn a_600_ply_move_list_is_accepted() {
     e.send("go depth 3");
     let (best, _) = e.expect("bestmove", T);
     let mv = best.split_whitespace().nth(1).unwrap();
-    assert!(mv == "0000" || pos.parse_move(mv).is_ok(), "{best}");
+    // Past the 50-move rule a draw could be claimed, but the position has legal moves: a GUI
+    // still expects one of them.
+    assert!(pos.parse_move(mv).is_ok(), "{best}");
+}
+
+/// The move a `go` answered, checked legal in `pos` (never `0000` while a legal move exists).
+fn legal_bestmove(e: &mut EngineProc, pos: &Chess, go: &str) -> String {
+    e.send(go);
+    let (best, _) = e.expect("bestmove", T);
+    let mv = best.split_whitespace().nth(1).unwrap_or("").to_string();
+    assert!(pos.parse_move(&mv).is_ok(), "{go} at {}: {best}", pos.fen());
+    mv
+}
+
+#[test]
+fn a_position_where_a_draw_could_be_claimed_still_gets_a_move() {
+    let mut e = uci();
+    // Fifty-move rule reached (a draw may be claimed), bare kings, a threefold repetition in
+    // the move list: each has legal moves, so each gets one.
+    for fen in [
+        "8/8/4k3/8/8/3K4/4P3/8 w - - 100 80",
+        "8/8/4k3/8/8/3K4/8/8 w - - 0 80",
+        "8/8/4k3/8/8/3K4/8/7B b - - 0 80",
+    ] {
+        let pos = Chess::default().parse_fen(fen).unwrap();
+        e.send(&format!("position fen {fen}"));
+        legal_bestmove(&mut e, &pos, "go depth 6");
+        legal_bestmove(&mut e, &pos, "go movetime 100");
+    }
+    let knights = "g1f3 g8f6 f3g1 f6g8 ".repeat(150);
+    e.send(&format!("position startpos moves {knights}"));
+    legal_bestmove(&mut e, &Chess::default(), "go depth 6");
+    // The pawn push is the only way not to repeat or reach the 50-move draw: it must still be
+    // found when the side ahead needs it.
+    let fen = "8/8/4k3/8/8/3K4/4P3/8 w - - 99 80";
+    e.send(&format!("position fen {fen}"));
+    let mv = legal_bestmove(
+        &mut e,
+        &Chess::default().parse_fen(fen).unwrap(),
+        "go depth 8",
+    );
+    assert!(mv == "e2e3" || mv == "e2e4", "{mv}");
+}
+
+/// A fixed move time is used (less Move Overhead), not cut at an iteration boundary: a runner
+/// that sets `movetime` expects it spent. The bound is loose (a loaded machine answers late,
+/// never early).
+#[test]
+fn movetime_is_used_to_the_end() {
+    let cases: [(&[&str], &str, &str); 3] = [
+        (&[], "uci", "position startpos moves e2e4 e7e5 g1f3"),
+        (
+            &[],
+            "uci",
+            "position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9",
+        ),
+        (
+            &["--game", "othello"],
+            "ugi",
+            "position startpos moves f5 d6 c3 d3 c4 f4",
+        ),
+    ];
+    for (args, hello, position) in cases {
+        let mut e = EngineProc::start(args);
+        e.send(hello);
+        e.expect(if hello == "uci" { "uciok" } else { "ugiok" }, T);
+        e.send(position);
+        e.send("isready");
+        e.expect("readyok", T);
+        let t = Instant::now();
+        e.send("go movetime 800");
+        e.expect("bestmove", T);
+        let took = t.elapsed();
+        assert!(
+            took >= Duration::from_millis(700),
+            "{position}: answered after {took:?} of 800 ms"
+        );
+        assert!(took < Duration::from_millis(3000), "{position}: {took:?}");
+    }
 }
 
 /// Parses an info line's PV and checks every move is legal from `root`; returns the PV.

@@ -115,7 +115,9 @@ impl<G: Game> Listener<G> for Printer {
             None => "bestmove 0000".to_string(),
             Some(best) => {
                 let mut s = format!("bestmove {}", root.format_move(best));
-                if let Some(p) = result.ponder {
+                // UGI's `bestmove` is exactly two words (cutegames reads nothing else); the
+                // ponder move is a UCI (and UCI-only) courtesy.
+                if let Some(p) = result.ponder.filter(|_| self.dialect == Dialect::Uci) {
                     let mut child = root.clone();
                     child.play(best);
                     s.push_str(&format!(" ponder {}", child.format_move(p)));

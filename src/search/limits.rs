@@ -109,6 +109,12 @@ impl Control {
         hard != UNLIMITED && self.timed() && self.elapsed_ms() >= hard
     }
 
+    /// True when `scale` percent of the hard budget has gone.
+    pub fn past_hard_share(&self, scale: u64) -> bool {
+        let hard = self.hard_ms.load(Relaxed);
+        hard != UNLIMITED && self.timed() && self.elapsed_ms() * 100 >= hard * scale
+    }
+
     /// True when a new iteration should not be started (`scale` in percent of the soft budget).
     pub fn past_soft(&self, scale: u64) -> bool {
         let soft = self.soft_ms.load(Relaxed);

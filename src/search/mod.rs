@@ -118,8 +118,8 @@ pub fn search<G: Game>(
     })
 }
 
-/// Runs the game's exact solver first when the limits allow it, giving it `G::SOLVER_SHARE`
-/// percent of the move's soft budget (within the hard limit); `None` when the game has no solver for this position, the limits forbid it,
+/// Runs the game's exact solver first when the limits allow it, giving it `Game::solver_share`
+/// percent of the move's soft budget (within 75% of the hard limit); `None` when the game has no solver for this position, the limits forbid it,
 /// or the solver did not finish.
 fn try_solver<G: Game>(
     root: &G,
@@ -133,7 +133,10 @@ fn try_solver<G: Game>(
     if !params.searchmoves.is_empty() {
         return None;
     }
-    let abort = || ctrl.stopped() || ctrl.past_hard() || ctrl.past_soft(G::SOLVER_SHARE);
+    // Whatever its share, the solver leaves a quarter of the hard limit to the heuristic
+    // search that plays if it gives up (with a fixed move time, soft and hard are equal).
+    let share = root.solver_share();
+    let abort = || ctrl.stopped() || ctrl.past_hard_share(75) || ctrl.past_soft(share);
     let solved = root.solve(&abort)?;
     ctrl.nodes.fetch_add(solved.nodes, Relaxed);
     let time_ms = ctrl.elapsed_ms();

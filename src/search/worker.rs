@@ -148,11 +148,12 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Iterative deepening; the main thread reports through `report` and decides when to stop.
     pub fn iterate(&mut self, report: &(dyn Fn(&Info<G::Move>) + Sync)) -> SearchResult<G::Move> {
+        // The root is searched whenever a legal move exists, even where the rules would let a
+        // draw be claimed (50-move rule, repetition, bare kings): a GUI analysing the position
+        // or a runner that does not adjudicate still expects a move. Below the root such
+        // positions score by `terminal`.
         let mut moves = Vec::new();
         self.root.legal_moves(&mut moves);
-        if self.root.terminal().is_some() {
-            moves.clear();
-        }
         if !self.params.searchmoves.is_empty() {
             moves.retain(|m| self.params.searchmoves.contains(m));
         }
@@ -286,10 +287,13 @@ impl<'a, G: Game> Worker<'a, G> {
             return true;
         }
         if self.ctrl.has_time_limit() && !self.ctrl.pondering.load(Relaxed) {
-            if self.root_moves.len() == 1 && self.params.limits.movetime.is_none() {
+            // One legal move: nothing to think about.
+            if self.root_moves.len() == 1 {
                 return true;
             }
-            if self.ctrl.past_soft(55) {
+            // A fixed move time is used to the end (the hard limit stops the search); a clock
+            // is spent by the soft budget: no new iteration past 55% of it.
+            if self.params.limits.movetime.is_none() && self.ctrl.past_soft(55) {
                 return true;
             }
         }

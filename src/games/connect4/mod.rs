@@ -17,6 +17,10 @@ use crate::search::MATE;
 use board::{Board, Dims};
 use std::time::Instant;
 
+/// Empty cells up to which a solve is expected to finish within a move's time (a 12-stone
+/// 7x6 position, 30 empties, takes about 10 ms to weak-solve).
+const SOLVER_EMPTIES: u32 = 30;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Connect4 {
     pub b: Board,
@@ -377,9 +381,19 @@ impl Game for Connect4 {
     }
 
     const BENCH_DEPTH: u32 = 14;
-    /// The solver is the player: it may use twice the soft budget (within the hard limit),
-    /// since a finished solve is perfect play and a heuristic move may throw a won game.
-    const SOLVER_SHARE: u64 = 200;
+    /// With at most `SOLVER_EMPTIES` empty cells (or a book move) the solver is the player: it
+    /// may use twice the soft budget (within the hard limit), since a finished solve is perfect
+    /// play and a heuristic move may throw a won game. With more empty cells (larger boards,
+    /// positions off the book) a solve rarely finishes in a move's time: it gets 30% and the
+    /// heuristic search the rest.
+    fn solver_share(&self) -> u64 {
+        let empties = self.b.dims.cells() - self.b.moves;
+        if empties <= SOLVER_EMPTIES || book::lookup(&self.b).is_some() {
+            200
+        } else {
+            30
+        }
+    }
     fn bench_fens() -> &'static [&'static str] {
         &[
             "7/7/7/7/7/7 r 1",
