@@ -7,8 +7,11 @@
 //! a new `go`, an option that touches the table, or `quit` first stops and joins the search.
 
 use crate::game::{Game, GameResult};
-use crate::search::{self, Control, Info, Limits, SearchParams, SearchResult, TranspositionTable};
+use crate::search::{
+    self, Control, Info, Limits, SearchParams, SearchResult, Tables, TranspositionTable,
+};
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -63,6 +66,8 @@ pub struct Engine<G: Game> {
     history: Vec<u64>,
     pub options: Options,
     tt: Arc<TranspositionTable>,
+    /// The search threads' histories, kept from move to move and cleared by a new game.
+    tables: Arc<Mutex<Vec<Tables>>>,
     running: Option<Running>,
 }
 
@@ -106,6 +111,7 @@ impl<G: Game> Engine<G> {
             start,
             history: Vec::new(),
             tt: Arc::new(TranspositionTable::new(options.hash_mib)),
+            tables: Arc::new(Mutex::new(Vec::new())),
             options,
             running: None,
         }
@@ -149,6 +155,20 @@ impl<G: Game> Engine<G> {
         Ok(())
     }
 
+    /// Plays a legal move of the current position (self-play, tools); the history grows.
+    pub fn play(&mut self, mv: G::Move) {
+        self.stop_and_wait();
+        self.history.push(self.pos.hash());
+        self.pos.play(mv);
+    }
+
+    /// Sets the position to `pos` with an empty history.
+    pub fn set_root(&mut self, pos: G) {
+        self.stop_and_wait();
+        self.pos = pos;
+        self.history.clear();
+    }
+
     /// The result of the game at the current position, including repetition draws (threefold)
     /// that the position alone cannot see.
     pub fn game_result(&self) -> Option<GameResult> {
@@ -173,6 +193,9 @@ impl<G: Game> Engine<G> {
     pub fn new_game(&mut self) {
         self.stop_and_wait();
         self.tt.clear();
+        if let Ok(mut t) = self.tables.lock() {
+            t.iter_mut().for_each(|t| t.clear());
+        }
         self.pos = self.start.clone();
         self.history.clear();
     }
@@ -257,13 +280,20 @@ impl<G: Game> Engine<G> {
         let root = self.pos.clone();
         let history = self.history.clone();
         let tt = Arc::clone(&self.tt);
+        let tables = Arc::clone(&self.tables);
         let c = Arc::clone(&ctrl);
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 << 20)
             .spawn(move || {
                 let report = |info: &Info<G::Move>| listener.info(&root, info);
-                let result = search::search(&root, &history, &params, &tt, &c, &report);
+                let mut tables = match tables.lock() {
+                    Ok(t) => t,
+                    Err(poisoned) => poisoned.into_inner(),
+                };
+                let result =
+                    search::search(&root, &history, &params, &tt, &c, &report, &mut tables);
+                drop(tables);
                 while !c.released() {
                     std::thread::sleep(Duration::from_millis(1));
                 }
@@ -289,7 +319,19 @@ impl<G: Game> Engine<G> {
             move_overhead: self.options.move_overhead,
         };
         let ctrl = Control::new(&limits, self.pos.to_move(), self.options.move_overhead);
-        search::search(&self.pos, &self.history, &params, &self.tt, &ctrl, report)
+        let mut tables = match self.tables.lock() {
+            Ok(t) => t,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        search::search(
+            &self.pos,
+            &self.history,
+            &params,
+            &self.tt,
+            &ctrl,
+            report,
+            &mut tables,
+        )
     }
 
     pub fn stop(&self) {

@@ -12,6 +12,9 @@ use std::fmt::Debug;
 
 /// Size of the history-heuristic table; `Game::history_key` must stay below it.
 pub const HISTORY_SIZE: usize = 4096;
+/// Keys of continuation history; `Game::cont_key` must stay below `CONT_SIZE - 1` (the last
+/// key stands for "no move").
+pub const CONT_SIZE: usize = 1024;
 
 /// The two players. `P1` moves first from the standard start (White, Black in Othello, Red,
 /// Horizontal).
@@ -112,6 +115,12 @@ pub trait Game: Clone + Send + Sync + 'static {
         moves.len() as u64
     }
 
+    /// Leaf count of the legal-move tree to `depth` (override for a faster special case that
+    /// must count the same).
+    fn perft(&self, depth: u32) -> u64 {
+        crate::perft::generic(self, depth)
+    }
+
     /// Perft convention of games whose published counts keep passing after the game ended
     /// (Othello): the move perft plays where no legal move is left.
     fn perft_pass(&self) -> Option<Self::Move> {
@@ -141,6 +150,25 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
     fn move_key(mv: Self::Move) -> u16;
     fn history_key(&self, mv: Self::Move) -> usize;
+    /// What a move does, for continuation history (chess: piece and destination); below
+    /// `CONT_SIZE - 1`.
+    fn cont_key(&self, mv: Self::Move) -> usize {
+        self.history_key(mv) % (CONT_SIZE - 1)
+    }
+    /// What a tactical move takes (chess: the captured piece), below 8.
+    fn victim(&self, _mv: Self::Move) -> usize {
+        0
+    }
+    /// Static exchange evaluation: does `mv` gain at least `threshold` (evaluation units)
+    /// once the exchanges on its square are played out? Games without one answer true.
+    fn see_ge(&self, _mv: Self::Move, _threshold: i32) -> bool {
+        true
+    }
+    /// A key of the position's slow-changing structure (chess: the pawns) under which the
+    /// search learns corrections to the static evaluation; 0 where there is none.
+    fn structure_key(&self) -> u64 {
+        0
+    }
     /// How many plies back a repetition may be found (0: repetitions cannot happen).
     fn reversible_plies(&self) -> usize {
         0

@@ -7,6 +7,7 @@ pub mod bits;
 pub mod engine;
 pub mod game;
 pub mod games;
+pub mod learn;
 pub mod perft;
 pub mod play;
 pub mod protocol;

@@ -26,6 +26,7 @@ macro_rules! say {
     }};
 }
 
+mod learncmd;
 mod matchcmd;
 mod playcmd;
 mod solve;
@@ -143,6 +144,13 @@ enum Cmd {
     },
     /// Play a game at the terminal: against the engine, or two people.
     Play(playcmd::PlayArgs),
+    /// Self-play data for training: games of the engine against itself from random openings
+    /// at a fixed node budget, positions with search scores and results (resumable).
+    Datagen(Box<learncmd::DatagenArgs>),
+    /// Summarise a data file, or print its records as text.
+    Data(learncmd::DataArgs),
+    /// Train the game's evaluation network on data files; writes a weight file.
+    Train(Box<learncmd::TrainArgs>),
     /// Play engines against each other (UCI for chess, UGI for every game), refereed by
     /// tabula's rules: clocks, adjudication, Elo, SPRT, PGN / records / JSON.
     Match(Box<matchcmd::MatchArgs>),
@@ -270,6 +278,24 @@ fn run(mut cli: Cli) -> Result<(), String> {
             }
             GameKind::Othello => with_othello!(cli, |p| perft(p, depth, fen.as_deref(), divide)),
         },
+        Some(Cmd::Datagen(args)) => match cli.game {
+            GameKind::Chess => learncmd::datagen(Chess::default(), &args),
+            g => Err(format!("datagen: no learned evaluation for {g:?} yet")),
+        },
+        Some(Cmd::Train(args)) => match cli.game {
+            GameKind::Chess => learncmd::train::<Chess>(&args),
+            g => Err(format!("train: no learned evaluation for {g:?} yet")),
+        },
+        Some(Cmd::Data(args)) => {
+            let data = tabula::learn::format::Data::read(&args.file)?;
+            match data.header.game.as_str() {
+                "chess" => learncmd::data(Chess::default(), &data, &args),
+                g => Err(format!(
+                    "{}: data of an unknown game '{g}'",
+                    args.file.display()
+                )),
+            }
+        }
         Some(Cmd::Bench { depth, all: true }) => bench_all(depth),
         Some(Cmd::Bench { depth, all: false }) => match cli.game {
             GameKind::Chess => bench_one(&Chess::default(), depth, Vec::new),

@@ -3,7 +3,13 @@
 
 use crate::game::Game;
 
+/// Perft of `pos` (the game's own `Game::perft`, which may be a faster special case).
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
+    pos.perft(depth)
+}
+
+/// Perft over the `Game` interface: copy-make with bulk counting at the last ply.
+pub fn generic<G: Game>(pos: &G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -21,7 +27,7 @@ pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
     for m in moves {
         let mut child = pos.clone();
         child.play(m);
-        total += perft(&child, depth - 1);
+        total += generic(&child, depth - 1);
     }
     total
 }

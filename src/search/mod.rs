@@ -5,10 +5,13 @@
 //! Score convention: from the side to move; `MATE - n` means "mate (or a won end) in n plies
 //! from the root"; `DRAW` is 0. `|score| >= MATE_BOUND` marks a proven result.
 
+mod history;
 mod limits;
+mod node;
 mod tt;
 mod worker;
 
+pub use history::Tables;
 pub use limits::{Control, Limits, budget};
 pub use tt::{Bound, TranspositionTable};
 
@@ -87,6 +90,8 @@ pub fn mate_plies(score: Score) -> Option<i32> {
 /// Runs a complete search on `threads` threads sharing `tt`. `history` holds the hashes of
 /// the positions before the root (oldest first) for repetition detection. Returns when the
 /// search is over; the caller decides when to hand the result over (`Control::released`).
+/// `tables` are the threads' histories, kept between searches (one per thread, grown as
+/// needed).
 pub fn search<G: Game>(
     root: &G,
     history: &[u64],
@@ -94,24 +99,38 @@ pub fn search<G: Game>(
     tt: &TranspositionTable,
     ctrl: &Control,
     report: &(dyn Fn(&Info<G::Move>) + Sync),
+    tables: &mut Vec<Tables>,
 ) -> SearchResult<G::Move> {
     tt.new_search();
     if let Some(result) = try_solver(root, params, ctrl, report) {
         return result;
     }
     let threads = params.threads.max(1);
+    while tables.len() < threads {
+        tables.push(Tables::default());
+    }
     // Stops the helpers when the main thread is done, without touching `ctrl.stop` (which
     // means "the client said stop").
     let halt = AtomicBool::new(false);
     let halt = &halt;
+    let (main_tables, helper_tables) = tables.split_at_mut(1);
     std::thread::scope(|scope| {
-        for id in 1..threads {
+        for (i, t) in helper_tables.iter_mut().take(threads - 1).enumerate() {
             scope.spawn(move || {
-                let mut helper = Worker::new(root, history, params, tt, ctrl, halt, id);
+                let mut helper = Worker::new(root, history, params, tt, ctrl, halt, t, i + 1);
                 helper.iterate(&|_| {});
             });
         }
-        let mut main = Worker::new(root, history, params, tt, ctrl, halt, 0);
+        let mut main = Worker::new(
+            root,
+            history,
+            params,
+            tt,
+            ctrl,
+            halt,
+            &mut main_tables[0],
+            0,
+        );
         let result = main.iterate(report);
         halt.store(true, Relaxed);
         result

@@ -1,49 +1,68 @@
-//! One search thread: iterative deepening at the root, principal-variation alpha-beta below
-//! it, quiescence search at the leaves. Thread 0 reports and owns the time checks; helpers
-//! (Lazy SMP) search the same tree with staggered depths and meet the main thread only
-//! through the shared transposition table.
+//! One search thread: iterative deepening with aspiration windows at the root (this file);
+//! the alpha-beta below the root is in `node`. Thread 0 reports and owns the time checks;
+//! helpers (Lazy SMP) search the same tree with staggered depths and meet the main thread
+//! only through the shared transposition table.
 //!
 //! Invariants: `hashes` holds the game history followed by the current path, the current
-//! node's hash last; per-ply move buffers are taken and put back so that no node allocates.
+//! node's hash last; `stack[ply + 2]` is the frame of `ply` (two sentinel frames before the
+//! root, so that a node may look two plies back); per-ply move buffers are taken and put back
+//! so that no node allocates.
 
 use super::SearchResult;
+use super::history::{NO_CONT, Tables};
 use super::tt::{Bound, TranspositionTable};
 use super::{Control, INF, Info, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, Score, SearchParams};
-use crate::game::{Game, HISTORY_SIZE, Outcome};
+use crate::game::{Game, Outcome};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-struct RootMove<M> {
-    mv: M,
-    score: Score,
+/// "No static evaluation" (in check).
+pub(super) const NO_EVAL: Score = -INF - 1;
+
+pub(super) struct RootMove<M> {
+    pub mv: M,
+    pub score: Score,
     /// Score of the last completed iteration (for aspiration windows).
-    prev_score: Score,
-    pv: Vec<M>,
-    seldepth: usize,
-    bound: Option<Bound>,
+    pub prev_score: Score,
+    pub pv: Vec<M>,
+    pub seldepth: usize,
+    pub bound: Option<Bound>,
+}
+
+/// What a node leaves for its children and grandchildren.
+#[derive(Clone, Copy)]
+pub(super) struct Frame {
+    /// The static evaluation (corrected), `NO_EVAL` in check.
+    pub eval: Score,
+    /// The continuation key of the move being searched from this node (`NO_CONT`: none).
+    pub cont: usize,
+    /// The move a singular-extension search leaves out (0: none).
+    pub excluded: u16,
+    pub killers: [u16; 2],
 }
 
 pub struct Worker<'a, G: Game> {
-    root: &'a G,
-    params: &'a SearchParams<G::Move>,
-    tt: &'a TranspositionTable,
-    ctrl: &'a Control,
-    halt: &'a AtomicBool,
-    id: usize,
-    nodes: u64,
-    unflushed: u64,
-    seldepth: usize,
-    stopped: bool,
-    hashes: Vec<u64>,
-    killers: Vec<[u16; 2]>,
-    history: Vec<i32>,
-    moves: Vec<Vec<G::Move>>,
-    scores: Vec<Vec<i32>>,
-    pv: Vec<Vec<G::Move>>,
-    root_moves: Vec<RootMove<G::Move>>,
-    lmr: Vec<[u8; 64]>,
+    pub(super) root: &'a G,
+    pub(super) params: &'a SearchParams<G::Move>,
+    pub(super) tt: &'a TranspositionTable,
+    pub(super) ctrl: &'a Control,
+    pub(super) halt: &'a AtomicBool,
+    pub(super) tables: &'a mut Tables,
+    pub(super) id: usize,
+    pub(super) nodes: u64,
+    pub(super) unflushed: u64,
+    pub(super) seldepth: usize,
+    pub(super) stopped: bool,
+    pub(super) hashes: Vec<u64>,
+    pub(super) stack: Vec<Frame>,
+    pub(super) moves: Vec<Vec<G::Move>>,
+    pub(super) scores: Vec<Vec<i32>>,
+    pub(super) pv: Vec<Vec<G::Move>>,
+    pub(super) root_moves: Vec<RootMove<G::Move>>,
+    pub(super) root_depth: i32,
+    pub(super) lmr: Vec<[u8; 64]>,
 }
 
-fn outcome_score(o: Outcome, ply: usize) -> Score {
+pub(super) fn outcome_score(o: Outcome, ply: usize) -> Score {
     match o {
         Outcome::Win => MATE - ply as Score,
         Outcome::Loss => -MATE + ply as Score,
@@ -52,6 +71,7 @@ fn outcome_score(o: Outcome, ply: usize) -> Score {
 }
 
 impl<'a, G: Game> Worker<'a, G> {
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         root: &'a G,
         history: &[u64],
@@ -59,6 +79,7 @@ impl<'a, G: Game> Worker<'a, G> {
         tt: &'a TranspositionTable,
         ctrl: &'a Control,
         halt: &'a AtomicBool,
+        tables: &'a mut Tables,
         id: usize,
     ) -> Self {
         let mut hashes = history.to_vec();
@@ -75,24 +96,31 @@ impl<'a, G: Game> Worker<'a, G> {
                 row
             })
             .collect();
+        let frame = Frame {
+            eval: NO_EVAL,
+            cont: NO_CONT,
+            excluded: 0,
+            killers: [0; 2],
+        };
         Worker {
             root,
             params,
             tt,
             ctrl,
             halt,
+            tables,
             id,
             nodes: 0,
             unflushed: 0,
             seldepth: 0,
             stopped: false,
             hashes,
-            killers: vec![[0; 2]; MAX_PLY + 2],
-            history: vec![0; HISTORY_SIZE],
+            stack: vec![frame; MAX_PLY + 4],
             moves: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             scores: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
             root_moves: Vec::new(),
+            root_depth: 0,
             lmr,
         }
     }
@@ -107,7 +135,7 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// Counts a node and, every 1024 nodes, checks the stop conditions.
-    fn count_node(&mut self) {
+    pub(super) fn count_node(&mut self) {
         self.nodes += 1;
         self.unflushed += 1;
         if self.unflushed >= 1024 {
@@ -209,10 +237,16 @@ impl<'a, G: Game> Worker<'a, G> {
             .clamp(1, MAX_DEPTH);
         let mut completed = 0;
         let mut depth = 1 + (self.id as u32 % 2);
+        // Time management: iterations since the best move last changed, and the score of the
+        // previous iteration.
+        let mut stable = 0u32;
+        let mut last_best = self.root_moves[0].mv;
+        let mut last_score = None;
         while depth <= max_depth {
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
+            self.root_depth = depth as i32;
             for pv_idx in 0..multipv {
                 self.seldepth = 0;
                 self.aspiration(depth, pv_idx, report);
@@ -226,13 +260,21 @@ impl<'a, G: Game> Worker<'a, G> {
                 break;
             }
             completed = depth;
+            if self.root_moves[0].mv == last_best {
+                stable += 1;
+            } else {
+                stable = 0;
+                last_best = self.root_moves[0].mv;
+            }
             if self.main() {
                 for i in 0..multipv {
                     report(&self.info(&self.root_moves[i], depth, i + 1));
                 }
-                if self.should_stop_after(depth) {
+                let score = self.root_moves[0].score;
+                if self.should_stop_after(depth, stable, last_score.map(|s| s - score)) {
                     break;
                 }
+                last_score = Some(score);
             } else if self.ctrl.stopped() || self.halt.load(Relaxed) {
                 break;
             }
@@ -277,7 +319,9 @@ impl<'a, G: Game> Worker<'a, G> {
         moves.into_iter().find(|&m| G::move_key(m) == entry.mv)
     }
 
-    fn should_stop_after(&self, depth: u32) -> bool {
+    /// After a completed iteration: is it time to answer? `stable` counts the iterations the
+    /// best move has stayed; `drop` is how much the score fell since the last one.
+    fn should_stop_after(&self, depth: u32, stable: u32, drop: Option<Score>) -> bool {
         let limits = &self.params.limits;
         let score = self.root_moves[0].score;
         if let Some(mate) = limits.mate
@@ -291,10 +335,16 @@ impl<'a, G: Game> Worker<'a, G> {
             if self.root_moves.len() == 1 {
                 return true;
             }
-            // A fixed move time is used to the end (the hard limit stops the search); a clock
-            // is spent by the soft budget: no new iteration past 55% of it.
-            if self.params.limits.movetime.is_none() && self.ctrl.past_soft(55) {
-                return true;
+            // A fixed move time is used to the end (the hard limit stops the search). A clock
+            // is spent by the soft budget, less when the best move has been the same for a
+            // while, more when it has just changed or the score is falling.
+            if limits.movetime.is_none() {
+                let stability = [140, 110, 90, 80, 70][stable.min(4) as usize];
+                let falling = 100 + drop.unwrap_or(0).clamp(0, 100);
+                let share = 55 * stability * falling / 10_000;
+                if self.ctrl.past_soft(share as u64) {
+                    return true;
+                }
             }
         }
         // A proven result at every multipv line cannot change with more depth.
@@ -348,6 +398,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let mut child = root.clone();
             child.play(mv);
             self.hashes.push(child.hash());
+            self.stack[2].cont = root.cont_key(mv);
             let ext = i32::from(child.in_check());
             let new_depth = depth - 1 + ext;
             let mut v;
@@ -383,384 +434,6 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
         }
-        best
-    }
-
-    fn is_repetition(&self, reversible: usize) -> bool {
-        let n = self.hashes.len();
-        let key = self.hashes[n - 1];
-        let limit = reversible.min(n - 1);
-        let mut back = 4;
-        while back <= limit {
-            if self.hashes[n - 1 - back] == key {
-                return true;
-            }
-            back += 2;
-        }
-        false
-    }
-
-    fn negamax(
-        &mut self,
-        pos: &G,
-        depth: i32,
-        mut alpha: Score,
-        mut beta: Score,
-        ply: usize,
-        cut_node: bool,
-    ) -> Score {
-        self.pv[ply].clear();
-        if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply);
-        }
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(o) = pos.terminal() {
-            return outcome_score(o, ply);
-        }
-        if G::reversible_plies(pos) >= 4 && self.is_repetition(pos.reversible_plies()) {
-            return 0;
-        }
-        if ply >= MAX_PLY - 1 {
-            return pos.evaluate();
-        }
-        // Mate distance pruning.
-        alpha = alpha.max(-MATE + ply as Score);
-        beta = beta.min(MATE - ply as Score - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-        let pv_node = beta - alpha > 1;
-        let key = pos.hash();
-        let entry = self.tt.probe(key, ply);
-        let tt_move = entry.map_or(0, |e| e.mv);
-        if !pv_node
-            && let Some(e) = entry
-            && e.depth >= depth
-            && e.cuts(alpha, beta)
-        {
-            return e.score;
-        }
-        let in_check = pos.in_check();
-        let eval = if in_check {
-            -INF
-        } else {
-            entry.map_or_else(|| pos.evaluate(), |e| e.eval)
-        };
-
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
-            // Reverse futility pruning.
-            if G::FUTILITY_MARGIN > 0 && depth <= 6 && eval - G::FUTILITY_MARGIN * depth >= beta {
-                return eval;
-            }
-            // Null-move pruning.
-            if G::NULL_MOVE
-                && depth >= 3
-                && eval >= beta
-                && let Some(child) = pos.null_move()
-            {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                self.hashes.push(child.hash());
-                let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node);
-                self.hashes.pop();
-                if self.stopped {
-                    return 0;
-                }
-                if v >= beta {
-                    return if v >= MATE_BOUND { beta } else { v };
-                }
-            }
-        }
-        // Internal iterative reduction: no hash move at a deep node, search it shallower.
-        let depth = if tt_move == 0 && depth >= 6 && (pv_node || cut_node) {
-            depth - 1
-        } else {
-            depth
-        };
-
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        let mut scores = std::mem::take(&mut self.scores[ply]);
-        pos.legal_moves(&mut moves);
-        let result = if moves.is_empty() {
-            outcome_score(pos.outcome_without_moves(), ply)
-        } else {
-            self.score_moves(pos, &moves, &mut scores, tt_move, ply);
-            self.move_loop(
-                pos,
-                &mut moves,
-                &mut scores,
-                depth,
-                alpha,
-                beta,
-                ply,
-                pv_node,
-                cut_node,
-                in_check,
-                eval,
-                key,
-            )
-        };
-        self.moves[ply] = moves;
-        self.scores[ply] = scores;
-        result
-    }
-
-    fn score_moves(
-        &self,
-        pos: &G,
-        moves: &[G::Move],
-        scores: &mut Vec<i32>,
-        tt_move: u16,
-        ply: usize,
-    ) {
-        scores.clear();
-        let killers = self.killers[ply];
-        for &m in moves {
-            let k = G::move_key(m);
-            let s = if k == tt_move {
-                1 << 30
-            } else if pos.is_tactical(m) {
-                (1 << 24) + pos.order_score(m)
-            } else if k == killers[0] {
-                1 << 22
-            } else if k == killers[1] {
-                (1 << 22) - 1
-            } else {
-                self.history[pos.history_key(m)] + pos.order_score(m)
-            };
-            scores.push(s);
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn move_loop(
-        &mut self,
-        pos: &G,
-        moves: &mut [G::Move],
-        scores: &mut [i32],
-        depth: i32,
-        mut alpha: Score,
-        beta: Score,
-        ply: usize,
-        pv_node: bool,
-        cut_node: bool,
-        in_check: bool,
-        eval: Score,
-        key: u64,
-    ) -> Score {
-        let alpha_orig = alpha;
-        let mut best = -INF;
-        let mut best_key = 0u16;
-        let mut searched = 0usize;
-        let mut quiet_keys: [usize; 64] = [0; 64];
-        let mut n_quiets = 0;
-        let killers = self.killers[ply];
-        for i in 0..moves.len() {
-            // Selection sort: bring the best remaining move to position i.
-            let mut bi = i;
-            for j in i + 1..moves.len() {
-                if scores[j] > scores[bi] {
-                    bi = j;
-                }
-            }
-            scores.swap(i, bi);
-            moves.swap(i, bi);
-            let mv = moves[i];
-            let k = G::move_key(mv);
-            let tactical = pos.is_tactical(mv);
-            let is_killer = k == killers[0] || k == killers[1];
-
-            // Late-move pruning of quiet moves near the leaves.
-            if !pv_node
-                && !in_check
-                && !tactical
-                && depth <= 4
-                && best > -MATE_BOUND
-                && searched >= 3 + (depth * depth) as usize * 2
-            {
-                continue;
-            }
-            // Futility pruning of quiet moves at frontier nodes.
-            if G::FUTILITY_MARGIN > 0
-                && !pv_node
-                && !in_check
-                && !tactical
-                && depth <= 3
-                && searched > 0
-                && best > -MATE_BOUND
-                && eval + G::FUTILITY_MARGIN * 2 * depth < alpha
-            {
-                continue;
-            }
-
-            let mut child = pos.clone();
-            child.play(mv);
-            let gives_check = child.in_check();
-            // Check extension, bounded so that perpetual checks cannot blow the tree up.
-            let new_depth = depth - 1 + i32::from(gives_check && ply < 2 * (depth as usize + 4));
-            self.hashes.push(child.hash());
-            let v = if searched == 0 {
-                -self.negamax(
-                    &child,
-                    new_depth,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    !pv_node && !cut_node,
-                )
-            } else {
-                let mut r = 0;
-                if depth >= 3 && searched >= 2 && !tactical && !in_check && !gives_check {
-                    r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if is_killer {
-                        r -= 1;
-                    }
-                    if cut_node {
-                        r += 1;
-                    }
-                    r = r.clamp(0, new_depth - 1);
-                }
-                let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
-                if s > alpha && r > 0 && !self.stopped {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, !cut_node);
-                }
-                if s > alpha && s < beta && !self.stopped {
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
-                }
-                s
-            };
-            self.hashes.pop();
-            if self.stopped {
-                return 0;
-            }
-            searched += 1;
-            if v > best {
-                best = v;
-                if v > alpha {
-                    best_key = k;
-                    alpha = v;
-                    if pv_node {
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        head[ply].clear();
-                        head[ply].push(mv);
-                        head[ply].extend_from_slice(&tail[0]);
-                    }
-                    if v >= beta {
-                        if !tactical {
-                            self.reward(pos, mv, depth, ply, &quiet_keys[..n_quiets]);
-                        }
-                        break;
-                    }
-                }
-            }
-            if !tactical && n_quiets < 64 {
-                quiet_keys[n_quiets] = pos.history_key(mv);
-                n_quiets += 1;
-            }
-        }
-        if searched == 0 {
-            // Everything was pruned: fall back to a fail-low at the static eval.
-            return alpha_orig.max(eval.min(alpha_orig));
-        }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let eval_store = if in_check { 0 } else { eval };
-        self.tt
-            .store(key, best_key, best, eval_store, depth, bound, ply);
-        best
-    }
-
-    /// A quiet move caused a cutoff: make it a killer and raise its history; lower the
-    /// history of the quiet moves tried before it.
-    fn reward(&mut self, pos: &G, mv: G::Move, depth: i32, ply: usize, tried: &[usize]) {
-        let k = G::move_key(mv);
-        let killers = &mut self.killers[ply];
-        if killers[0] != k {
-            killers[1] = killers[0];
-            killers[0] = k;
-        }
-        let bonus = (depth * depth).min(400);
-        let idx = pos.history_key(mv);
-        Self::adjust(&mut self.history[idx], bonus);
-        for &t in tried {
-            Self::adjust(&mut self.history[t], -bonus);
-        }
-    }
-
-    /// History update with gravity: values stay within +-16384.
-    fn adjust(h: &mut i32, bonus: i32) {
-        *h += bonus * 32 - *h * bonus.abs() / 512;
-        *h = (*h).clamp(-16384, 16384);
-    }
-
-    fn qsearch(&mut self, pos: &G, mut alpha: Score, beta: Score, ply: usize) -> Score {
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(o) = pos.terminal() {
-            return outcome_score(o, ply);
-        }
-        if ply >= MAX_PLY - 1 {
-            return pos.evaluate();
-        }
-        let key = pos.hash();
-        if let Some(e) = self.tt.probe(key, ply)
-            && e.cuts(alpha, beta)
-        {
-            return e.score;
-        }
-        let in_check = pos.in_check();
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        let mut best;
-        if in_check {
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
-                self.moves[ply] = moves;
-                return outcome_score(pos.outcome_without_moves(), ply);
-            }
-            best = -INF;
-        } else {
-            let stand = pos.evaluate();
-            if stand >= beta {
-                self.moves[ply] = moves;
-                return stand;
-            }
-            alpha = alpha.max(stand);
-            best = stand;
-            pos.tactical_moves(&mut moves);
-        }
-        moves.sort_unstable_by_key(|&m| -pos.order_score(m));
-        for &mv in moves.iter() {
-            let mut child = pos.clone();
-            child.play(mv);
-            let v = -self.qsearch(&child, -beta, -alpha, ply + 1);
-            if self.stopped {
-                break;
-            }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.moves[ply] = moves;
         best
     }
 }

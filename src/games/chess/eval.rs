@@ -32,14 +32,20 @@ pub fn evaluate(board: &Board) -> i32 {
         }
     }
     let mg_phase = phase.min(24);
-    let mut score = (mg * mg_phase + eg * (24 - mg_phase)) / 24;
-
-    // A side without pawns and at most a minor piece more cannot win: pull towards zero.
-    let strong = if score > 0 {
-        Color::White
+    let score = (mg * mg_phase + eg * (24 - mg_phase)) / 24;
+    let stm = if board.side_to_move() == Color::White {
+        score
     } else {
-        Color::Black
+        -score
     };
+    scale_drawish(board, stm) + TEMPO
+}
+
+/// A side without pawns and at most a minor piece more cannot win: pulls the score (from the
+/// side to move, either evaluation's) towards zero.
+pub fn scale_drawish(board: &Board, score: i32) -> i32 {
+    let us = board.side_to_move();
+    let strong = if score > 0 { us } else { !us };
     let strong_pawns = (board.colors(strong) & board.pieces(Piece::Pawn)).len();
     if strong_pawns == 0 {
         let material = |c: Color| {
@@ -49,14 +55,8 @@ pub fn evaluate(board: &Board) -> i32 {
                 + 9 * (o & board.pieces(Piece::Queen)).len()
         };
         if material(strong) <= material(!strong) + 3 {
-            score /= 8;
+            return score / 8;
         }
     }
-
-    let stm = if board.side_to_move() == Color::White {
-        score
-    } else {
-        -score
-    };
-    stm + TEMPO
+    score
 }

@@ -5,26 +5,91 @@
 //! cozy-chess always represents castling as king-takes-rook; the conversion to the standard
 //! form happens only in `format_move`, and `parse_move` accepts both forms.
 
-mod eval;
+pub(crate) mod eval;
+mod learn;
+pub mod nnue;
 mod pst;
 mod san;
+mod see;
 
 use crate::game::{Game, GameOption, Outcome, Player};
 use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Rank, Square};
+use nnue::{Accumulator, Net};
 
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Chess {
     pub board: Board,
     pub chess960: bool,
+    /// The evaluation network (`None`: the hand-written evaluation of `eval`).
+    pub net: Option<&'static Net>,
+    /// The network's accumulators for `board`, kept up to date by `play`.
+    pub acc: Accumulator,
+}
+
+impl Default for Chess {
+    fn default() -> Self {
+        let net = nnue::default_net();
+        Chess::with(Board::default(), false, net)
+    }
 }
 
 /// Piece values used for move ordering (MVV-LVA), indexed by `Piece as usize`.
 const ORDER_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 2000];
 
 impl Chess {
-    fn is_castle(&self, mv: Move) -> bool {
+    /// A position with its accumulators computed.
+    pub fn with(board: Board, chess960: bool, net: Option<&'static Net>) -> Chess {
+        let acc = net.map_or_else(Accumulator::zero, |n| n.refresh(&board));
+        Chess {
+            board,
+            chess960,
+            net,
+            acc,
+        }
+    }
+
+    /// The network's input changes of a legal move: pieces removed and added.
+    fn apply_to_accumulator(&mut self, net: &Net, mv: Move) {
+        type Change = (Color, Piece, Square);
+        let b = &self.board;
+        let us = b.side_to_move();
+        let Some(piece) = b.piece_on(mv.from) else {
+            return;
+        };
+        let mut removed: [Change; 2] = [(us, piece, mv.from); 2];
+        let mut added: [Change; 2] = [(us, piece, mv.to); 2];
+        let (mut nr, mut na) = (1, 1);
+        if self.is_castle(mv) {
+            let back = mv.from.rank();
+            let short = mv.to.file() > mv.from.file();
+            let (king, rook) = if short {
+                (File::G, File::F)
+            } else {
+                (File::C, File::D)
+            };
+            removed[1] = (us, Piece::Rook, mv.to);
+            nr = 2;
+            added[0] = (us, Piece::King, Square::new(king, back));
+            added[1] = (us, Piece::Rook, Square::new(rook, back));
+            na = 2;
+        } else {
+            if let Some(p) = mv.promotion {
+                added[0].1 = p;
+            }
+            if let Some(victim) = b.piece_on(mv.to) {
+                removed[1] = (!us, victim, mv.to);
+                nr = 2;
+            } else if self.is_en_passant(mv) {
+                removed[1] = (!us, Piece::Pawn, Square::new(mv.to.file(), mv.from.rank()));
+                nr = 2;
+            }
+        }
+        net.update(&mut self.acc, &removed[..nr], &added[..na]);
+    }
+
+    pub(crate) fn is_castle(&self, mv: Move) -> bool {
         self.board.king(self.board.side_to_move()) == mv.from
             && self.board.color_on(mv.to) == Some(self.board.side_to_move())
     }
@@ -168,7 +233,35 @@ impl Game for Chess {
     }
 
     fn play(&mut self, mv: Move) {
+        if let Some(net) = self.net {
+            self.apply_to_accumulator(net, mv);
+        }
         self.board.play_unchecked(mv);
+    }
+
+    /// Perft on the bare board: no accumulators to copy or update.
+    fn perft(&self, depth: u32) -> u64 {
+        fn count(board: &Board, depth: u32) -> u64 {
+            let mut n = 0;
+            board.generate_moves(|pm| {
+                if depth == 1 {
+                    n += pm.len() as u64;
+                } else {
+                    for mv in pm {
+                        let mut child = board.clone();
+                        child.play_unchecked(mv);
+                        n += count(&child, depth - 1);
+                    }
+                }
+                false
+            });
+            n
+        }
+        if depth == 0 {
+            1
+        } else {
+            count(&self.board, depth)
+        }
     }
 
     fn null_move(&self) -> Option<Self> {
@@ -179,9 +272,10 @@ impl Game for Chess {
         if (us & minor_major).is_empty() {
             return None;
         }
+        // The pieces do not move: the accumulators stay.
         self.board.null_move().map(|board| Chess {
             board,
-            chess960: self.chess960,
+            ..self.clone()
         })
     }
 
@@ -211,7 +305,10 @@ impl Game for Chess {
     }
 
     fn evaluate(&self) -> i32 {
-        eval::evaluate(&self.board)
+        match self.net {
+            Some(net) => eval::scale_drawish(&self.board, net.evaluate(&self.acc, &self.board)),
+            None => eval::evaluate(&self.board),
+        }
     }
 
     fn parse_human(&self, text: &str) -> Result<Move, String> {
@@ -269,6 +366,35 @@ impl Game for Chess {
 
     fn history_key(&self, mv: Move) -> usize {
         (mv.from as usize) * 64 + mv.to as usize
+    }
+
+    fn cont_key(&self, mv: Move) -> usize {
+        let b = &self.board;
+        let piece = b.piece_on(mv.from).map_or(0, |p| p as usize);
+        let black = usize::from(b.side_to_move() == Color::Black);
+        (piece + 6 * black) * 64 + mv.to as usize
+    }
+
+    fn victim(&self, mv: Move) -> usize {
+        if self.is_castle(mv) {
+            return 7;
+        }
+        match self.board.piece_on(mv.to) {
+            Some(p) => p as usize,
+            None if self.is_en_passant(mv) => 0,
+            None => 6,
+        }
+    }
+
+    fn see_ge(&self, mv: Move, threshold: i32) -> bool {
+        see::see_ge(self, mv, threshold)
+    }
+
+    fn structure_key(&self) -> u64 {
+        let b = &self.board;
+        let pawns = b.pieces(Piece::Pawn);
+        crate::bits::mix((pawns & b.colors(Color::White)).0)
+            ^ crate::bits::mix((pawns & b.colors(Color::Black)).0 ^ 0x9e37_79b9_7f4a_7c15)
     }
 
     fn reversible_plies(&self) -> usize {
@@ -331,10 +457,7 @@ impl Game for Chess {
                 "invalid FEN '{fen}': the side not to move is in check"
             ));
         }
-        Ok(Chess {
-            board,
-            chess960: self.chess960,
-        })
+        Ok(Chess::with(board, self.chess960, self.net))
     }
 
     fn fen(&self) -> String {
@@ -386,13 +509,29 @@ impl Game for Chess {
     }
 
     fn options() -> &'static [GameOption] {
-        &[GameOption {
-            name: "UCI_Chess960",
-            declaration: "type check default false",
-        }]
+        &[
+            GameOption {
+                name: "UCI_Chess960",
+                declaration: "type check default false",
+            },
+            GameOption {
+                name: "EvalFile",
+                declaration: "type string default <embedded>",
+            },
+        ]
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
+        if name.eq_ignore_ascii_case("EvalFile") {
+            let net = match value.trim() {
+                "" | "<embedded>" => Ok(nnue::default_net()),
+                "<none>" => Ok(None),
+                path => Net::load(path).map(Some),
+            };
+            return Some(
+                net.map(|net| *self = Chess::with(self.board.clone(), self.chess960, net)),
+            );
+        }
         if !name.eq_ignore_ascii_case("UCI_Chess960") {
             return None;
         }

@@ -1,0 +1,160 @@
+//! Chess in the learning pipeline: the 32-byte packed position of the data files.
+//!
+//! Layout: occupancy (u64, bit i = square i, a1 = 0, h8 = 63); one 4-bit code per occupied
+//! square in increasing square order, low nibble first (piece 0..5 = pawn..king, +6 for black;
+//! 16 bytes hold all 32 pieces); side to move (0 white, 1 black); en-passant file (0..7, 8
+//! none); castling rook files as nibbles (white short, white long, black short, black long; 8
+//! none); halfmove clock; fullmove number (u16); one reserved zero byte.
+
+use super::{Chess, nnue};
+use crate::learn::Learn;
+use cozy_chess::{BitBoard, Board, BoardBuilder, CastleRights, Color, File, Piece, Rank, Square};
+
+/// The packed piece codes of a packed position: (square, piece, colour) for each piece.
+pub fn packed_pieces(bytes: &[u8]) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+    let occ = u64::from_le_bytes(bytes[..8].try_into().unwrap_or([0; 8]));
+    BitBoard(occ).into_iter().enumerate().map(move |(i, sq)| {
+        let code = (bytes[8 + i / 2] >> ((i % 2) * 4)) & 15;
+        (sq as usize, (code % 6) as usize, (code / 6) as usize)
+    })
+}
+
+/// The side to move of a packed position (0 white, 1 black).
+pub fn packed_side(bytes: &[u8]) -> usize {
+    bytes[24] as usize & 1
+}
+
+fn file_nibble(f: Option<File>) -> u8 {
+    f.map_or(8, |f| f as u8)
+}
+
+fn nibble_file(n: u8) -> Result<Option<File>, String> {
+    match n {
+        0..=7 => Ok(Some(File::index(n as usize))),
+        8 => Ok(None),
+        _ => Err(format!("packed castling file {n}")),
+    }
+}
+
+impl Learn for Chess {
+    const PACKED: usize = 32;
+    const INPUTS: usize = nnue::INPUTS;
+    const BUCKETS: usize = nnue::BUCKETS;
+
+    fn features(packed: &[u8], us: &mut Vec<u32>, them: &mut Vec<u32>) {
+        us.clear();
+        them.clear();
+        let stm = if packed_side(packed) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        for (sq, piece, color) in packed_pieces(packed) {
+            let (sq, piece) = (Square::index(sq), Piece::index(piece.min(5)));
+            let color = if color == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            us.push(nnue::feature(stm, color, piece, sq) as u32);
+            them.push(nnue::feature(!stm, color, piece, sq) as u32);
+        }
+    }
+
+    fn bucket(packed: &[u8]) -> usize {
+        let occ = u64::from_le_bytes(packed[..8].try_into().unwrap_or([0; 8]));
+        nnue::bucket_of(occ.count_ones() as usize)
+    }
+
+    fn dims(&self) -> (u16, u16) {
+        (8, 8)
+    }
+
+    fn pack(&self, out: &mut [u8]) {
+        out[..32].fill(0);
+        let b = &self.board;
+        out[..8].copy_from_slice(&b.occupied().0.to_le_bytes());
+        for (i, sq) in b.occupied().into_iter().enumerate().take(32) {
+            let piece = b.piece_on(sq).map_or(0, |p| p as u8);
+            let black = u8::from(b.color_on(sq) == Some(Color::Black));
+            out[8 + i / 2] |= (piece + 6 * black) << ((i % 2) * 4);
+        }
+        out[24] = u8::from(b.side_to_move() == Color::Black);
+        out[25] = file_nibble(b.en_passant());
+        let w = b.castle_rights(Color::White);
+        let k = b.castle_rights(Color::Black);
+        out[26] = file_nibble(w.short) | (file_nibble(w.long) << 4);
+        out[27] = file_nibble(k.short) | (file_nibble(k.long) << 4);
+        out[28] = b.halfmove_clock();
+        out[29..31].copy_from_slice(&b.fullmove_number().to_le_bytes());
+    }
+
+    fn unpack(&self, bytes: &[u8]) -> Result<Self, String> {
+        if bytes.len() < 32 {
+            return Err("packed chess position: too short".into());
+        }
+        if u64::from_le_bytes(bytes[..8].try_into().unwrap_or([0; 8])).count_ones() > 32 {
+            return Err("packed chess position: more than 32 pieces".into());
+        }
+        let mut bb = BoardBuilder::empty();
+        for (sq, piece, color) in packed_pieces(bytes) {
+            if piece > 5 || color > 1 {
+                return Err("packed chess position: bad piece code".into());
+            }
+            let color = if color == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            *bb.square_mut(Square::index(sq)) = Some((Piece::index(piece), color));
+        }
+        bb.side_to_move = if bytes[24] & 1 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let ep_rank = if bb.side_to_move == Color::White {
+            Rank::Sixth
+        } else {
+            Rank::Third
+        };
+        bb.en_passant = nibble_file(bytes[25])?.map(|f| Square::new(f, ep_rank));
+        bb.castle_rights[0] = CastleRights {
+            short: nibble_file(bytes[26] & 15)?,
+            long: nibble_file(bytes[26] >> 4)?,
+        };
+        bb.castle_rights[1] = CastleRights {
+            short: nibble_file(bytes[27] & 15)?,
+            long: nibble_file(bytes[27] >> 4)?,
+        };
+        bb.halfmove_clock = bytes[28];
+        bb.fullmove_number = u16::from_le_bytes([bytes[29], bytes[30]]).max(1);
+        let board: Board = bb
+            .build()
+            .map_err(|e| format!("packed chess position: {e}"))?;
+        Ok(Chess::with(board, self.chess960, self.net))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    #[test]
+    fn pack_round_trip() {
+        for fen in [
+            super::super::STARTPOS,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 17 60",
+        ] {
+            let pos = Chess::default().parse_fen(fen).unwrap();
+            let mut buf = [0u8; 32];
+            pos.pack(&mut buf);
+            let back = pos.unpack(&buf).unwrap();
+            assert_eq!(back.fen(), pos.fen());
+            assert_eq!(back.hash(), pos.hash());
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! Chess's learned evaluation: a perspective network (see `learn::network`) over 768 inputs
+//! per side, (colour relative to the perspective, piece, square seen from that side), with
+//! `HIDDEN` accumulator cells per side, kept up to date move by move inside `Chess` (copy-make
+//! copies them with the board).
+//!
+//! Input index for perspective `p`: `384 * (colour != p) + 64 * piece + square`, the square
+//! flipped vertically (`^ 56`) for Black's perspective. The same function labels the training
+//! data (`Learn::features`), so the trainer and the engine cannot disagree.
+
+use crate::learn::network::Network;
+use cozy_chess::{Board, Color, Piece, Square};
+
+pub const INPUTS: usize = 768;
+pub const HIDDEN: usize = 128;
+/// Output buckets, by the number of pieces on the board (2..32 in eight steps).
+pub const BUCKETS: usize = 8;
+
+pub struct Net {
+    w1: Vec<i16>,
+    b1: Vec<i16>,
+    net: Network,
+}
+
+impl std::fmt::Debug for Net {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Net({}x{}x{})",
+            self.net.inputs, self.net.hidden, self.net.buckets
+        )
+    }
+}
+
+impl Net {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Net, String> {
+        let net = Network::from_bytes(bytes)?;
+        if net.game != "chess"
+            || net.inputs != INPUTS
+            || net.hidden != HIDDEN
+            || net.buckets != BUCKETS
+        {
+            return Err(format!(
+                "a {} network of shape {}x{}x{}; this build evaluates chess with {INPUTS}x{HIDDEN}x{BUCKETS}",
+                net.game, net.inputs, net.hidden, net.buckets
+            ));
+        }
+        Ok(Net {
+            w1: net.w1.clone(),
+            b1: net.b1.clone(),
+            net,
+        })
+    }
+
+    /// Loads a network file for the rest of the process (`EvalFile`).
+    pub fn load(path: &str) -> Result<&'static Net, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("EvalFile '{path}': {e}"))?;
+        let net = Net::from_bytes(&bytes).map_err(|e| format!("EvalFile '{path}': {e}"))?;
+        Ok(Box::leak(Box::new(net)))
+    }
+
+    fn row(&self, feature: usize) -> &[i16] {
+        &self.w1[feature * HIDDEN..(feature + 1) * HIDDEN]
+    }
+
+    /// Accumulators from scratch.
+    pub fn refresh(&self, board: &Board) -> Accumulator {
+        let mut acc = Accumulator {
+            v: [[0; HIDDEN]; 2],
+        };
+        for side in [Color::White, Color::Black] {
+            let a = &mut acc.v[side as usize];
+            a.copy_from_slice(&self.b1);
+            for sq in board.occupied() {
+                if let (Some(p), Some(c)) = (board.piece_on(sq), board.color_on(sq)) {
+                    add(a, self.row(feature(side, c, p, sq)));
+                }
+            }
+        }
+        acc
+    }
+
+    /// Applies a move's changes: pieces `removed` and `added`, (colour, piece, square).
+    pub fn update(
+        &self,
+        acc: &mut Accumulator,
+        removed: &[(Color, Piece, Square)],
+        added: &[(Color, Piece, Square)],
+    ) {
+        for side in [Color::White, Color::Black] {
+            let a = &mut acc.v[side as usize];
+            for &(c, p, s) in removed {
+                sub(a, self.row(feature(side, c, p, s)));
+            }
+            for &(c, p, s) in added {
+                add(a, self.row(feature(side, c, p, s)));
+            }
+        }
+    }
+
+    /// The evaluation in centipawns from the side to move.
+    pub fn evaluate(&self, acc: &Accumulator, board: &Board) -> i32 {
+        let stm = board.side_to_move();
+        let bucket = bucket_of(board.occupied().len() as usize);
+        self.net
+            .output(&acc.v[stm as usize], &acc.v[!stm as usize], bucket)
+    }
+}
+
+#[derive(Clone)]
+pub struct Accumulator {
+    /// Indexed by perspective (`Color as usize`).
+    pub v: [[i16; HIDDEN]; 2],
+}
+
+impl Accumulator {
+    pub fn zero() -> Accumulator {
+        Accumulator {
+            v: [[0; HIDDEN]; 2],
+        }
+    }
+}
+
+/// The network a new position evaluates with: none until one is embedded.
+pub fn default_net() -> Option<&'static Net> {
+    None
+}
+
+impl std::fmt::Debug for Accumulator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Accumulator")
+    }
+}
+
+pub fn bucket_of(pieces: usize) -> usize {
+    (pieces.saturating_sub(2) / 4).min(BUCKETS - 1)
+}
+
+#[inline]
+pub fn feature(persp: Color, color: Color, piece: Piece, sq: Square) -> usize {
+    let sq = if persp == Color::White {
+        sq as usize
+    } else {
+        sq as usize ^ 56
+    };
+    384 * usize::from(color != persp) + 64 * piece as usize + sq
+}
+
+#[inline]
+fn add(a: &mut [i16; HIDDEN], row: &[i16]) {
+    a.iter_mut()
+        .zip(row)
+        .for_each(|(a, w)| *a = a.wrapping_add(*w));
+}
+
+#[inline]
+fn sub(a: &mut [i16; HIDDEN], row: &[i16]) {
+    a.iter_mut()
+        .zip(row)
+        .for_each(|(a, w)| *a = a.wrapping_sub(*w));
+}
+
+/// For tests: the evaluation computed from scratch, as a check on the incremental one.
+pub fn evaluate_fresh(net: &Net, board: &Board) -> i32 {
+    net.evaluate(&net.refresh(board), board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::games::chess::Chess;
+    use crate::learn::rng::Rng;
+
+    /// A network of random weights (the shape this build evaluates with).
+    pub fn random_net(seed: u64) -> &'static Net {
+        let mut rng = Rng::new(seed);
+        let mut w = |n: usize, r: i32| -> Vec<i16> {
+            (0..n)
+                .map(|_| (rng.below(2 * r as usize + 1) as i32 - r) as i16)
+                .collect()
+        };
+        let net = Network {
+            game: "chess".into(),
+            inputs: INPUTS,
+            hidden: HIDDEN,
+            buckets: BUCKETS,
+            w1: w(INPUTS * HIDDEN, 60),
+            b1: w(HIDDEN, 100),
+            w2: w(BUCKETS * 2 * HIDDEN, 100),
+            b2: vec![5; BUCKETS],
+        };
+        Box::leak(Box::new(Net::from_bytes(&net.to_bytes()).unwrap()))
+    }
+
+    /// The accumulators kept move by move (captures, promotions, castling both ways, en
+    /// passant, Chess960 castling) equal the ones computed from scratch.
+    #[test]
+    fn incremental_accumulators_match_a_refresh() {
+        let net = random_net(7);
+        let mut rng = Rng::new(11);
+        let starts = [
+            (super::super::STARTPOS, false),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+            ),
+            (
+                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+                false,
+            ),
+            (
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+                true,
+            ),
+        ];
+        let mut moves = Vec::new();
+        for (fen, c960) in starts {
+            for _ in 0..20 {
+                let mut pos = Chess::with(cozy_chess::Board::default(), c960, Some(net))
+                    .parse_fen(fen)
+                    .unwrap();
+                for _ in 0..80 {
+                    pos.legal_moves(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    // Prefer captures and promotions now and then, to exercise them.
+                    let tactical: Vec<_> = moves
+                        .iter()
+                        .copied()
+                        .filter(|&m| pos.is_tactical(m))
+                        .collect();
+                    let mv = if !tactical.is_empty() && rng.below(2) == 0 {
+                        tactical[rng.below(tactical.len())]
+                    } else {
+                        moves[rng.below(moves.len())]
+                    };
+                    pos.play(mv);
+                    let fresh = net.refresh(&pos.board);
+                    assert_eq!(pos.acc.v, fresh.v, "after {mv} reaching {}", pos.fen());
+                    assert_eq!(
+                        pos.evaluate(),
+                        crate::games::chess::eval::scale_drawish(
+                            &pos.board,
+                            evaluate_fresh(net, &pos.board)
+                        )
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,339 @@
+//! Self-play data generation for any `Learn` game: games of the engine against itself from
+//! randomised openings at a fixed node (or depth) budget, each kept position written with its
+//! search score and the game's final label (see `format`).
+//!
+//! Determinism: game i depends only on (seed, i, the settings): its opening comes from its own
+//! generator, every search runs on one thread with a freshly cleared table, and games are
+//! written in index order whatever the number of threads. A resumed file continues at the
+//! game after the last one written, so an interrupted run and an uninterrupted one end equal.
+
+use super::Learn;
+use super::format::{DataWriter, FLAG_EXACT, Header, Record};
+use super::rng::Rng;
+use crate::bits::mix;
+use crate::engine::Engine;
+use crate::game::{GameResult, Outcome, Player};
+use crate::search::{Limits, MATE_BOUND};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub out: PathBuf,
+    /// Games the file should hold when done (a resumed file counts those already written).
+    pub games: u32,
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    pub threads: usize,
+    pub seed: u64,
+    /// Random plies from the opening position (default: the game's `RANDOM_PLIES`); one more
+    /// is played on odd games so that both sides start the recorded part.
+    pub random_plies: Option<u32>,
+    /// Opening positions (FENs); empty: the game's start.
+    pub book: Vec<String>,
+    pub hash_mib: usize,
+    /// A game still going after this many plies is scored a draw.
+    pub max_plies: u32,
+    /// Milliseconds the exact solver may take per labelled position (`Learn::EXACT_FROM`).
+    pub exact_ms: u64,
+}
+
+/// Running totals, for the progress line and the summary.
+#[derive(Clone, Debug, Default)]
+pub struct Totals {
+    pub games: u64,
+    pub positions: u64,
+    pub exact: u64,
+    /// Results from the first player's side: wins, draws, losses.
+    pub wdl: [u64; 3],
+    pub plies: u64,
+}
+
+struct Finished {
+    index: u32,
+    bytes: Vec<u8>,
+    positions: u64,
+    exact: u64,
+    result: GameResult,
+    plies: u32,
+}
+
+struct Kept {
+    packed: Vec<u8>,
+    score: i32,
+    side: Player,
+    ply: u32,
+    exact: bool,
+}
+
+/// Picks the opening of game `index`: a book position (or the start) and random plies, drawn
+/// again while the game is over or a quick search finds it too lopsided.
+fn opening<G: Learn>(
+    engine: &mut Engine<G>,
+    start: &G,
+    cfg: &Config,
+    rng: &mut Rng,
+    index: u32,
+) -> Result<(), String> {
+    let plies = cfg.random_plies.unwrap_or(G::RANDOM_PLIES) + index % 2;
+    let mut moves = Vec::new();
+    for attempt in 0..1000 {
+        let root = if cfg.book.is_empty() {
+            start.clone()
+        } else {
+            start.parse_fen(&cfg.book[rng.below(cfg.book.len())])?
+        };
+        engine.set_root(root);
+        let mut alive = true;
+        for _ in 0..plies {
+            engine.position().legal_moves(&mut moves);
+            if moves.is_empty() || engine.game_result().is_some() {
+                alive = false;
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            engine.play(mv);
+        }
+        if !alive || engine.game_result().is_some() {
+            continue;
+        }
+        engine.position().legal_moves(&mut moves);
+        if moves.is_empty() {
+            continue;
+        }
+        // A quick look: openings that are already lost teach little.
+        let quick = engine.search_now(
+            Limits {
+                nodes: Some(2000),
+                ..Limits::default()
+            },
+            &|_| {},
+        );
+        if quick.score.abs() <= G::OPENING_LIMIT || attempt >= 999 {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// Plays game `index` to its end and returns its records.
+fn play_game<G: Learn>(
+    engine: &mut Engine<G>,
+    start: &G,
+    cfg: &Config,
+    index: u32,
+) -> Result<Finished, String> {
+    let mut rng = Rng::new(cfg.seed ^ mix(index as u64 + 1));
+    engine.new_game();
+    opening(engine, start, cfg, &mut rng, index)?;
+    engine.clear_hash();
+    let limits = Limits {
+        nodes: cfg.nodes,
+        depth: cfg.depth,
+        ..Limits::default()
+    };
+    let mut kept: Vec<Kept> = Vec::new();
+    let mut packed = vec![0u8; G::PACKED];
+    let mut ply = 0u32;
+    // Consecutive plies with the first player's score beyond the resign threshold (signed)
+    // and near zero.
+    let mut resign_run = 0i32;
+    let mut draw_run = 0u32;
+    let result: GameResult = loop {
+        if let Some(r) = engine.game_result() {
+            break r;
+        }
+        if ply >= cfg.max_plies {
+            break GameResult::Draw;
+        }
+        let pos = engine.position().clone();
+        let mut exact = None;
+        if G::EXACT_FROM > 0 && pos.empties() <= G::EXACT_FROM {
+            let deadline = Instant::now() + Duration::from_millis(cfg.exact_ms);
+            exact = pos.solve(&|| Instant::now() >= deadline);
+        }
+        let (best, score, is_exact) = match exact {
+            Some(s) => (s.best, s.score, true),
+            None => {
+                let r = engine.search_now(limits.clone(), &|_| {});
+                let Some(best) = r.best else {
+                    // No move although the rules say the game goes on: score it by the rules.
+                    let o = pos.outcome().unwrap_or(Outcome::Draw);
+                    break GameResult::from_outcome(o, pos.to_move());
+                };
+                (best, r.score, false)
+            }
+        };
+        if is_exact || pos.keep(best, score) {
+            pos.pack(&mut packed);
+            kept.push(Kept {
+                packed: packed.clone(),
+                score,
+                side: pos.to_move(),
+                ply,
+                exact: is_exact,
+            });
+        }
+        if G::ADJUDICATE && !is_exact {
+            let first = if pos.to_move() == Player::P1 {
+                score
+            } else {
+                -score
+            };
+            let sign = if first >= G::RESIGN_SCORE || first >= MATE_BOUND {
+                1
+            } else if first <= -G::RESIGN_SCORE || first <= -MATE_BOUND {
+                -1
+            } else {
+                0
+            };
+            resign_run = if sign != 0 && resign_run.signum() == sign {
+                resign_run + sign
+            } else {
+                sign
+            };
+            if resign_run.abs() >= 4 {
+                break if resign_run > 0 {
+                    GameResult::P1Win
+                } else {
+                    GameResult::P2Win
+                };
+            }
+            draw_run = if first.abs() <= 10 { draw_run + 1 } else { 0 };
+            if ply >= 80 && draw_run >= 10 {
+                break GameResult::Draw;
+            }
+        }
+        engine.play(best);
+        ply += 1;
+    };
+    // The label: the final position's own (a disc margin where the game has one), else the
+    // adjudicated result.
+    let end = engine.position();
+    let (label_side, label) = match end.outcome() {
+        Some(o) if GameResult::from_outcome(o, end.to_move()) == result => {
+            (end.to_move(), end.end_label(o))
+        }
+        _ => (
+            Player::P1,
+            match result {
+                GameResult::P1Win => 1,
+                GameResult::P2Win => -1,
+                GameResult::Draw => 0,
+            },
+        ),
+    };
+    let mut bytes = Vec::with_capacity(kept.len() * (G::PACKED + super::format::TAIL));
+    let exact = kept.iter().filter(|k| k.exact).count() as u64;
+    for k in &kept {
+        let l = if k.side == label_side { label } else { -label };
+        Record {
+            position: &k.packed,
+            score: k.score.clamp(-32000, 32000) as i16,
+            label: l.clamp(-32000, 32000) as i16,
+            game: index,
+            flags: if k.exact { FLAG_EXACT } else { 0 },
+            ply: k.ply.min(255) as u8,
+        }
+        .write(&mut bytes);
+    }
+    Ok(Finished {
+        index,
+        bytes,
+        positions: kept.len() as u64,
+        exact,
+        result,
+        plies: ply,
+    })
+}
+
+/// Runs the generation; `progress` is called about every second with the totals of this run
+/// and the games already in the file. Returns this run's totals.
+pub fn run<G: Learn>(
+    start: &G,
+    cfg: &Config,
+    progress: &dyn Fn(&Totals, u32, Duration),
+) -> Result<Totals, String> {
+    let header = Header {
+        game: G::NAME.to_string(),
+        dims: start.dims(),
+        packed: G::PACKED,
+    };
+    let (mut writer, first) = DataWriter::open(&cfg.out, &header)?;
+    let mut totals = Totals::default();
+    if first >= cfg.games {
+        return Ok(totals);
+    }
+    let next = AtomicU32::new(first);
+    let failed = AtomicBool::new(false);
+    let began = Instant::now();
+    let (tx, rx) = mpsc::channel::<Result<Finished, String>>();
+    std::thread::scope(|scope| -> Result<(), String> {
+        for _ in 0..cfg.threads.max(1) {
+            let tx = tx.clone();
+            let (next, failed) = (&next, &failed);
+            std::thread::Builder::new()
+                .stack_size(64 << 20)
+                .spawn_scoped(scope, move || {
+                    let mut engine = Engine::new(start.clone());
+                    let _ = engine.set_option("Hash", Some(&cfg.hash_mib.to_string()));
+                    while !failed.load(Relaxed) {
+                        let index = next.fetch_add(1, Relaxed);
+                        if index >= cfg.games {
+                            break;
+                        }
+                        let done = play_game(&mut engine, start, cfg, index);
+                        if tx.send(done).is_err() {
+                            break;
+                        }
+                    }
+                })
+                .map_err(|e| format!("cannot start a datagen thread: {e}"))?;
+        }
+        drop(tx);
+        // Write in index order: a resumed file must not have holes.
+        let mut pending: BTreeMap<u32, Finished> = BTreeMap::new();
+        let mut want = first;
+        let mut last_report = Instant::now();
+        loop {
+            let msg = rx.recv_timeout(Duration::from_millis(500));
+            match msg {
+                Ok(Ok(f)) => {
+                    pending.insert(f.index, f);
+                }
+                Ok(Err(e)) => {
+                    failed.store(true, Relaxed);
+                    return Err(e);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            while let Some(f) = pending.remove(&want) {
+                if let Err(e) = writer.append(&f.bytes) {
+                    failed.store(true, Relaxed);
+                    return Err(e);
+                }
+                totals.games += 1;
+                totals.positions += f.positions;
+                totals.exact += f.exact;
+                totals.plies += f.plies as u64;
+                totals.wdl[match f.result {
+                    GameResult::P1Win => 0,
+                    GameResult::Draw => 1,
+                    GameResult::P2Win => 2,
+                }] += 1;
+                want += 1;
+            }
+            if last_report.elapsed() >= Duration::from_secs(1) {
+                progress(&totals, first, began.elapsed());
+                last_report = Instant::now();
+            }
+        }
+        progress(&totals, first, began.elapsed());
+        Ok(())
+    })?;
+    Ok(totals)
+}

@@ -1,0 +1,77 @@
+//! The learning pipeline, one mechanism for every game: `tabula datagen` plays the engine
+//! against itself and writes labelled positions (`format`, `datagen`), `tabula train` fits a
+//! model to them (`train`) and writes a weight file that the game's evaluation loads
+//! (`network`). The game is chosen by `--game`, as everywhere else; what differs between games
+//! is only what `Learn` says: how a position is packed, when it is worth keeping, what the
+//! final label of a game is, and which sparse features a model sees.
+//!
+//! Labels are always from the side to move of the labelled position.
+
+pub mod datagen;
+pub mod format;
+pub mod network;
+pub mod rng;
+pub mod train;
+
+use crate::game::{Game, Outcome};
+use crate::search::MATE_BOUND;
+
+/// What the pipeline needs from a game beyond the `Game` trait.
+pub trait Learn: Game {
+    /// Bytes of a packed position.
+    const PACKED: usize;
+    /// The board's dimensions, written into a data file's header and checked on reading.
+    fn dims(&self) -> (u16, u16);
+    /// Writes the position into `out` (exactly `PACKED` bytes).
+    fn pack(&self, out: &mut [u8]);
+    /// Reads a packed position; `self` supplies board dimensions and options.
+    fn unpack(&self, bytes: &[u8]) -> Result<Self, String>;
+
+    /// Whether a searched position is worth training on: by default not in check, its best
+    /// move not tactical (capture, promotion: the static evaluation cannot see those) and its
+    /// score not a proven result.
+    fn keep(&self, best: Self::Move, score: i32) -> bool {
+        !self.in_check() && !self.is_tactical(best) && score.abs() < MATE_BOUND
+    }
+
+    /// The label of a game that ended by the rules at `self`, from `self`'s side to move:
+    /// by default +1 win, 0 draw, -1 loss (Othello: the final disc margin).
+    fn end_label(&self, outcome: Outcome) -> i32 {
+        match outcome {
+            Outcome::Win => 1,
+            Outcome::Draw => 0,
+            Outcome::Loss => -1,
+        }
+    }
+
+    /// Whether self-play may end a game early on the search's scores (resign and draw
+    /// adjudication, chess); games whose label is a margin play to the end.
+    const ADJUDICATE: bool = true;
+    /// Scores (search units) at which both sides agreeing for 4 plies ends a game.
+    const RESIGN_SCORE: i32 = 2000;
+    /// Random plies played from the start (or book position) before recording.
+    const RANDOM_PLIES: u32 = 8;
+    /// An opening whose quick evaluation is beyond this is drawn again.
+    const OPENING_LIMIT: i32 = 300;
+    /// Empty squares from which positions are labelled by the game's exact solver (0: never).
+    const EXACT_FROM: u32 = 0;
+    /// Empty squares left, for `EXACT_FROM`.
+    fn empties(&self) -> u32 {
+        u32::MAX
+    }
+
+    /// Inputs of the game's learned evaluation (0: it has none).
+    const INPUTS: usize = 0;
+    /// Output buckets of the learned evaluation (one per game phase, say).
+    const BUCKETS: usize = 1;
+    /// The active inputs of a packed position, as seen by the side to move (`us`) and by the
+    /// other side (`them`); both cleared first. Training and the engine use the same ones.
+    fn features(_packed: &[u8], us: &mut Vec<u32>, them: &mut Vec<u32>) {
+        us.clear();
+        them.clear();
+    }
+    /// The output bucket of a packed position.
+    fn bucket(_packed: &[u8]) -> usize {
+        0
+    }
+}

@@ -1,0 +1,463 @@
+//! `tabula train`: fits a perspective network (`network`) to self-play data, on the CPU, in
+//! floats, with Adam, and writes it quantised.
+//!
+//! The model: for each side an accumulator `b1 + sum of w1 rows of its active inputs`
+//! (`Learn::features`), SCReLU `clamp(x, 0, 1)^2`, the output `w2 . [act(us), act(them)] + b2`
+//! of the position's bucket. It is trained as a win-probability logit: the loss is
+//! `(sigmoid(out) - target)^2` with `target = lambda * result + (1 - lambda) *
+//! sigmoid(score / SCALE)` (result 1, 0.5, 0 from the label's sign). Weights are clipped to
+//! +-1.98 so that they quantise into i16 (see `network`).
+//!
+//! The held-out set is every 50th game (`game % 50 == 0`), so that no position of a held-out
+//! game is trained on.
+
+use super::Learn;
+use super::format::Data;
+use super::network::{Network, QA, QB, SCALE};
+use super::rng::Rng;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub data: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub hidden: usize,
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    /// Weight of the game result in the target (the rest is the search score).
+    pub lambda: f32,
+    pub threads: usize,
+    pub seed: u64,
+    /// Start from this network instead of random weights.
+    pub init: Option<PathBuf>,
+    /// Stop after this many training positions per epoch (0: all).
+    pub limit: usize,
+}
+
+const CLIP: f32 = 1.98;
+
+/// The float network.
+#[derive(Clone)]
+struct Model {
+    inputs: usize,
+    hidden: usize,
+    buckets: usize,
+    /// w1, b1, w2, b2 in one vector (for Adam).
+    p: Vec<f32>,
+}
+
+impl Model {
+    fn b1(&self) -> usize {
+        self.inputs * self.hidden
+    }
+    fn w2(&self) -> usize {
+        self.b1() + self.hidden
+    }
+    fn b2(&self) -> usize {
+        self.w2() + self.buckets * 2 * self.hidden
+    }
+    fn len(&self) -> usize {
+        self.b2() + self.buckets
+    }
+
+    fn new(inputs: usize, hidden: usize, buckets: usize, rng: &mut Rng) -> Model {
+        let mut m = Model {
+            inputs,
+            hidden,
+            buckets,
+            p: Vec::new(),
+        };
+        m.p = vec![0.0; m.len()];
+        let s1 = (1.0 / 32.0f32).sqrt();
+        let b1 = m.b1();
+        for v in &mut m.p[..b1] {
+            *v = rng.normal() * s1 * 0.5;
+        }
+        let s2 = (1.0 / hidden as f32).sqrt();
+        let (w2, b2) = (m.w2(), m.b2());
+        for v in &mut m.p[w2..b2] {
+            *v = rng.normal() * s2;
+        }
+        m
+    }
+
+    fn from_network(net: &Network) -> Model {
+        let mut m = Model {
+            inputs: net.inputs,
+            hidden: net.hidden,
+            buckets: net.buckets,
+            p: Vec::new(),
+        };
+        m.p = net
+            .w1
+            .iter()
+            .chain(&net.b1)
+            .map(|&v| v as f32 / QA as f32)
+            .chain(net.w2.iter().map(|&v| v as f32 / QB as f32))
+            .chain(net.b2.iter().map(|&v| v as f32 / (QA * QB) as f32))
+            .collect();
+        m
+    }
+
+    fn quantise(&self, game: &str) -> Network {
+        let q16 = |v: f32, s: i32| (v * s as f32).round().clamp(-32767.0, 32767.0) as i16;
+        let p = &self.p;
+        Network {
+            game: game.to_string(),
+            inputs: self.inputs,
+            hidden: self.hidden,
+            buckets: self.buckets,
+            w1: p[..self.b1()].iter().map(|&v| q16(v, QA)).collect(),
+            b1: p[self.b1()..self.w2()]
+                .iter()
+                .map(|&v| q16(v, QA))
+                .collect(),
+            w2: p[self.w2()..self.b2()]
+                .iter()
+                .map(|&v| q16(v, QB))
+                .collect(),
+            b2: p[self.b2()..]
+                .iter()
+                .map(|&v| (v * (QA * QB) as f32).round() as i32)
+                .collect(),
+        }
+    }
+}
+
+/// One training example, unpacked from a record.
+struct Example {
+    us: Vec<u32>,
+    them: Vec<u32>,
+    bucket: usize,
+    target: f32,
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn example<G: Learn>(data: &Data, i: usize, lambda: f32, ex: &mut Example) {
+    let r = data.record(i);
+    G::features(r.position, &mut ex.us, &mut ex.them);
+    ex.bucket = G::bucket(r.position).min(G::BUCKETS - 1);
+    let result = match r.label.signum() {
+        1 => 1.0,
+        0 => 0.5,
+        _ => 0.0,
+    };
+    ex.target = lambda * result + (1.0 - lambda) * sigmoid(r.score as f32 / SCALE as f32);
+}
+
+fn act(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+/// The forward pass: fills `acc` (both sides' accumulators) and returns the output logit.
+fn forward(m: &Model, ex: &Example, acc: &mut [f32]) -> f32 {
+    let h = m.hidden;
+    let (au, at) = acc.split_at_mut(h);
+    let b1 = &m.p[m.b1()..m.w2()];
+    au.copy_from_slice(b1);
+    at.copy_from_slice(b1);
+    for &f in &ex.us {
+        let row = &m.p[f as usize * h..(f as usize + 1) * h];
+        au.iter_mut().zip(row).for_each(|(a, w)| *a += w);
+    }
+    for &f in &ex.them {
+        let row = &m.p[f as usize * h..(f as usize + 1) * h];
+        at.iter_mut().zip(row).for_each(|(a, w)| *a += w);
+    }
+    let w2 = &m.p[m.w2() + ex.bucket * 2 * h..m.w2() + (ex.bucket + 1) * 2 * h];
+    let mut out = m.p[m.b2() + ex.bucket];
+    out += au
+        .iter()
+        .zip(&w2[..h])
+        .map(|(&a, w)| act(a) * w)
+        .sum::<f32>();
+    out += at
+        .iter()
+        .zip(&w2[h..])
+        .map(|(&a, w)| act(a) * w)
+        .sum::<f32>();
+    out
+}
+
+/// Forward (and, with `grad`, backward) pass of one example; returns the squared error.
+fn step(m: &Model, ex: &Example, acc: &mut [f32], grad: Option<(&mut [f32], f32)>) -> f32 {
+    let h = m.hidden;
+    let out = forward(m, ex, acc);
+    let (au, at) = acc.split_at_mut(h);
+    let w2 = &m.p[m.w2() + ex.bucket * 2 * h..m.w2() + (ex.bucket + 1) * 2 * h];
+    let pred = sigmoid(out);
+    let err = pred - ex.target;
+    if let Some((g, scale)) = grad {
+        let d = 2.0 * err * pred * (1.0 - pred) * scale;
+        let (gw2, gb2) = (m.w2() + ex.bucket * 2 * h, m.b2() + ex.bucket);
+        g[gb2] += d;
+        for j in 0..h {
+            g[gw2 + j] += d * act(au[j]);
+            g[gw2 + h + j] += d * act(at[j]);
+        }
+        // d(out)/d(acc) = w2 * 2x inside (0, 1); reuse the accumulators for it.
+        let dact = |x: f32| if x > 0.0 && x < 1.0 { 2.0 * x } else { 0.0 };
+        for j in 0..h {
+            au[j] = d * w2[j] * dact(au[j]);
+            at[j] = d * w2[h + j] * dact(at[j]);
+        }
+        let gb1 = m.b1();
+        for j in 0..h {
+            g[gb1 + j] += au[j] + at[j];
+        }
+        for &f in &ex.us {
+            let row = &mut g[f as usize * h..(f as usize + 1) * h];
+            row.iter_mut().zip(au.iter()).for_each(|(g, a)| *g += a);
+        }
+        for &f in &ex.them {
+            let row = &mut g[f as usize * h..(f as usize + 1) * h];
+            row.iter_mut().zip(at.iter()).for_each(|(g, a)| *g += a);
+        }
+    }
+    err * err
+}
+
+/// Mean loss over `set` (no gradient), on `threads` threads.
+fn evaluate<G: Learn>(m: &Model, data: &Data, set: &[u32], lambda: f32, threads: usize) -> f64 {
+    if set.is_empty() {
+        return 0.0;
+    }
+    let chunk = set.len().div_ceil(threads.max(1));
+    let total: f64 = std::thread::scope(|s| {
+        let handles: Vec<_> = set
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut ex = Example {
+                        us: Vec::new(),
+                        them: Vec::new(),
+                        bucket: 0,
+                        target: 0.0,
+                    };
+                    let mut acc = vec![0.0; 2 * m.hidden];
+                    part.iter()
+                        .map(|&i| {
+                            example::<G>(data, i as usize, lambda, &mut ex);
+                            step(m, &ex, &mut acc, None) as f64
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
+    });
+    total / set.len() as f64
+}
+
+/// Trains and writes the network; `report` receives one line per epoch (and the set sizes).
+pub fn run<G: Learn>(cfg: &Config, report: &dyn Fn(&str)) -> Result<Network, String> {
+    if G::INPUTS == 0 {
+        return Err(format!("{} has no learned evaluation to train", G::NAME));
+    }
+    let mut data: Option<Data> = None;
+    for path in &cfg.data {
+        let d = Data::read(path)?;
+        if d.header.game != G::NAME || d.header.packed != G::PACKED {
+            return Err(format!(
+                "{} holds {} data, not {}",
+                path.display(),
+                d.header.game,
+                G::NAME
+            ));
+        }
+        match &mut data {
+            None => data = Some(d),
+            Some(all) => {
+                if all.header != d.header {
+                    return Err(format!("{}: another board size", path.display()));
+                }
+                all.bytes.extend_from_slice(&d.bytes);
+            }
+        }
+    }
+    let data = data.ok_or("no data files given")?;
+    if data.is_empty() {
+        return Err("the data files hold no positions".into());
+    }
+    let mut rng = Rng::new(cfg.seed);
+    let (mut train, mut held): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
+    for i in 0..data.len() {
+        if data.record(i).game % 50 == 0 {
+            held.push(i as u32);
+        } else {
+            train.push(i as u32);
+        }
+    }
+    if train.is_empty() {
+        std::mem::swap(&mut train, &mut held);
+    }
+    let mut m = match &cfg.init {
+        Some(p) => {
+            let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let net = Network::from_bytes(&bytes)?;
+            if net.inputs != G::INPUTS || net.buckets != G::BUCKETS {
+                return Err(format!("{}: not a {} network", p.display(), G::NAME));
+            }
+            Model::from_network(&net)
+        }
+        None => Model::new(G::INPUTS, cfg.hidden, G::BUCKETS, &mut rng),
+    };
+    report(&format!(
+        "{} positions: {} to train on, {} held out (every 50th game); {}x{}x2x{} network",
+        data.len(),
+        train.len(),
+        held.len(),
+        m.inputs,
+        m.hidden,
+        m.buckets
+    ));
+    let threads = cfg.threads.max(1);
+    let n = m.len();
+    let (mut am, mut av) = (vec![0.0f32; n], vec![0.0f32; n]);
+    let (b1a, b2a) = (0.9f32, 0.999f32);
+    let mut t = 0i32;
+    let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0; n]).collect();
+    let b2_start = m.b2();
+    for epoch in 1..=cfg.epochs {
+        let began = Instant::now();
+        rng.shuffle(&mut train);
+        let lr = cfg.lr
+            * if epoch * 10 > cfg.epochs * 9 {
+                0.1
+            } else if epoch * 10 > cfg.epochs * 6 {
+                0.3
+            } else {
+                1.0
+            };
+        let used = if cfg.limit > 0 {
+            cfg.limit.min(train.len())
+        } else {
+            train.len()
+        };
+        let mut loss = 0.0f64;
+        for batch in train[..used].chunks(cfg.batch.max(1)) {
+            let scale = 1.0 / batch.len() as f32;
+            let part = batch.len().div_ceil(threads);
+            let model = &m;
+            let data = &data;
+            loss += std::thread::scope(|s| {
+                let hs: Vec<_> = grads
+                    .iter_mut()
+                    .zip(batch.chunks(part))
+                    .map(|(g, chunk)| {
+                        s.spawn(move || {
+                            g.iter_mut().for_each(|v| *v = 0.0);
+                            let mut ex = Example {
+                                us: Vec::new(),
+                                them: Vec::new(),
+                                bucket: 0,
+                                target: 0.0,
+                            };
+                            let mut acc = vec![0.0; 2 * model.hidden];
+                            let mut l = 0.0f64;
+                            for &i in chunk {
+                                example::<G>(data, i as usize, cfg.lambda, &mut ex);
+                                l += step(model, &ex, &mut acc, Some((g, scale))) as f64;
+                            }
+                            l
+                        })
+                    })
+                    .collect();
+                hs.into_iter().map(|h| h.join().unwrap_or(0.0)).sum::<f64>()
+            });
+            let used_threads = batch.chunks(part).count();
+            t += 1;
+            let c1 = 1.0 - b1a.powi(t);
+            let c2 = 1.0 - b2a.powi(t);
+            for i in 0..n {
+                let g: f32 = grads[..used_threads].iter().map(|g| g[i]).sum();
+                am[i] = b1a * am[i] + (1.0 - b1a) * g;
+                av[i] = b2a * av[i] + (1.0 - b2a) * g * g;
+                let upd = lr * (am[i] / c1) / ((av[i] / c2).sqrt() + 1e-8);
+                let v = m.p[i] - upd;
+                // Everything but the output bias must quantise into i16.
+                m.p[i] = if i < b2_start {
+                    v.clamp(-CLIP, CLIP)
+                } else {
+                    v
+                };
+            }
+        }
+        let train_loss = loss / used as f64;
+        let held_loss = evaluate::<G>(&m, &data, &held, cfg.lambda, threads);
+        report(&format!(
+            "epoch {epoch}/{}: train loss {train_loss:.6}, held-out loss {held_loss:.6}, lr {lr:.5}, {:.1} s",
+            cfg.epochs,
+            began.elapsed().as_secs_f64()
+        ));
+        let net = m.quantise(G::NAME);
+        std::fs::write(&cfg.out, net.to_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", cfg.out.display()))?;
+    }
+    Ok(m.quantise(G::NAME))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::games::chess::Chess;
+
+    /// The quantised network computes what the float one does.
+    #[test]
+    fn quantised_output_matches_the_float_model() {
+        let mut rng = Rng::new(3);
+        let hidden = crate::games::chess::nnue::HIDDEN;
+        let m = Model::new(Chess::INPUTS, hidden, Chess::BUCKETS, &mut rng);
+        let net = m.quantise("chess");
+        let rounded = Model::from_network(&net);
+        let mut pos = Chess::default();
+        let mut moves = Vec::new();
+        let mut packed = [0u8; 32];
+        let mut acc = vec![0.0; 2 * hidden];
+        let mut ex = Example {
+            us: Vec::new(),
+            them: Vec::new(),
+            bucket: 0,
+            target: 0.0,
+        };
+        for ply in 0..60 {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[rng.below(moves.len())]);
+            pos.pack(&mut packed);
+            Chess::features(&packed, &mut ex.us, &mut ex.them);
+            ex.bucket = Chess::bucket(&packed);
+            let float = forward(&m, &ex, &mut acc) * SCALE as f32;
+            let quant_acc = |feats: &[u32]| -> Vec<i16> {
+                let mut a = net.b1.clone();
+                for &f in feats {
+                    for (j, v) in a.iter_mut().enumerate() {
+                        *v += net.w1[f as usize * hidden + j];
+                    }
+                }
+                a
+            };
+            let q = net.output(&quant_acc(&ex.us), &quant_acc(&ex.them), ex.bucket);
+            // The integer inference is the float model of the rounded weights, exactly (but for
+            // the final truncation); rounding itself moves a random network by a few dozen units.
+            let float_rounded = forward(&rounded, &ex, &mut acc) * SCALE as f32;
+            assert!(
+                (q as f32 - float_rounded).abs() <= 1.5,
+                "ply {ply}: integer {q}, float of the rounded weights {float_rounded}"
+            );
+            assert!(
+                (q as f32 - float).abs() <= 60.0,
+                "ply {ply}: quantised {q}, float {float}"
+            );
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! `tabula datagen`, `tabula data` and `tabula train` on the command line: the flags, and
+//! their translation into `tabula::learn` calls for the game chosen with `--game`.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+use tabula::game::Game;
+use tabula::learn::format::{Data, FLAG_EXACT};
+use tabula::learn::{Learn, datagen, train};
+
+#[derive(clap::Args, Debug)]
+pub struct DatagenArgs {
+    /// The data file (appended to: an interrupted run resumes where it stopped).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Games the file should hold when done.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u32,
+    /// Nodes per move (default 5000 unless --depth is given).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Depth per move instead of (or as well as) nodes.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
+    pub threads: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random plies before recording (default: the game's own, 8 for chess).
+    #[arg(long)]
+    pub random_plies: Option<u32>,
+    /// Opening positions (FEN or EPD lines) to start the random plies from.
+    #[arg(long)]
+    pub book: Option<PathBuf>,
+    /// Table size per thread, MiB.
+    #[arg(long, default_value_t = 16,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=4096))]
+    pub hash: usize,
+    /// Plies after which a game still going is scored a draw.
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: u32,
+    /// Milliseconds the exact solver may take per position it labels (games with a solver).
+    #[arg(long, default_value_t = 500)]
+    pub exact_ms: u64,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct DataArgs {
+    /// A data file written by `tabula datagen`.
+    pub file: PathBuf,
+    /// Print at most this many records as text (`fen | score | label | game | ply | flags`).
+    #[arg(long, default_value_t = 0)]
+    pub text: usize,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// Data files written by `tabula datagen`.
+    #[arg(long = "data", required = true)]
+    pub data: Vec<PathBuf>,
+    /// The network file to write (rewritten after every epoch).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Accumulator cells per side (the engine evaluates with the size it was built for).
+    #[arg(long, default_value_t = 128)]
+    pub hidden: usize,
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// Weight of the game result in the target (the rest: the search score).
+    #[arg(long, default_value_t = 0.4)]
+    pub lambda: f32,
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Start from this network (fine-tuning) instead of random weights.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
+    /// Use at most this many positions per epoch (0: all).
+    #[arg(long, default_value_t = 0)]
+    pub limit: usize,
+}
+
+fn read_book<G: Game>(start: &G, path: &Option<PathBuf>) -> Result<Vec<String>, String> {
+    let Some(p) = path else {
+        return Ok(Vec::new());
+    };
+    let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    tabula::arena::read_openings(start, &text)
+}
+
+pub fn datagen<G: Learn>(start: G, a: &DatagenArgs) -> Result<(), String> {
+    let cfg = datagen::Config {
+        out: a.out.clone(),
+        games: a.games,
+        nodes: a
+            .nodes
+            .or(if a.depth.is_none() { Some(5000) } else { None }),
+        depth: a.depth,
+        threads: a.threads,
+        seed: a.seed,
+        random_plies: a.random_plies,
+        book: read_book(&start, &a.book)?,
+        hash_mib: a.hash,
+        max_plies: a.max_plies,
+        exact_ms: a.exact_ms,
+    };
+    let tty = std::io::stderr().is_terminal();
+    let last_line = std::cell::Cell::new(std::time::Instant::now());
+    let progress = |t: &datagen::Totals, first: u32, elapsed: Duration| {
+        // On a terminal a line that rewrites itself; in a log one line every 30 s.
+        if !tty
+            && last_line.get().elapsed() < Duration::from_secs(30)
+            && t.games + first as u64 != a.games as u64
+        {
+            return;
+        }
+        last_line.set(std::time::Instant::now());
+        let done = first as u64 + t.games;
+        let secs = elapsed.as_secs_f64().max(1e-3);
+        let rate = t.games as f64 / secs;
+        let eta = if rate > 0.0 {
+            ((a.games as u64).saturating_sub(done) as f64 / rate) as u64
+        } else {
+            0
+        };
+        let g = t.games.max(1) as f64;
+        let line = format!(
+            "games {done}/{} | positions {} ({:.0}/s) | first player W/D/L {:.0}/{:.0}/{:.0}% | {:.0} plies/game | eta {}h{:02}m",
+            a.games,
+            t.positions,
+            t.positions as f64 / secs,
+            100.0 * t.wdl[0] as f64 / g,
+            100.0 * t.wdl[1] as f64 / g,
+            100.0 * t.wdl[2] as f64 / g,
+            t.plies as f64 / g,
+            eta / 3600,
+            eta / 60 % 60
+        );
+        if tty {
+            eprint!("\r{line}   ");
+        } else {
+            eprintln!("{line}");
+        }
+    };
+    let t = datagen::run(&start, &cfg, &progress)?;
+    if tty {
+        eprintln!();
+    }
+    say!(
+        "{}: {} games, {} positions ({} exact) added to {}",
+        G::NAME,
+        t.games,
+        t.positions,
+        t.exact,
+        a.out.display()
+    );
+    Ok(())
+}
+
+/// Summary and text dump of a data file (the game is the file's own).
+pub fn data<G: Learn>(start: G, data: &Data, a: &DataArgs) -> Result<(), String> {
+    let n = data.len();
+    let (mut wins, mut draws, mut exact) = (0u64, 0u64, 0u64);
+    let mut games = std::collections::BTreeSet::new();
+    for i in 0..n {
+        let r = data.record(i);
+        match r.label.signum() {
+            1 => wins += 1,
+            0 => draws += 1,
+            _ => {}
+        }
+        if r.flags & FLAG_EXACT != 0 {
+            exact += 1;
+        }
+        games.insert(r.game);
+    }
+    say!(
+        "{} {}x{}: {n} positions from {} games; labels (side to move) + {} = {} - {}; {} exact",
+        data.header.game,
+        data.header.dims.0,
+        data.header.dims.1,
+        games.len(),
+        wins,
+        draws,
+        n as u64 - wins - draws,
+        exact
+    );
+    for i in 0..a.text.min(n) {
+        let r = data.record(i);
+        let pos = start.unpack(r.position)?;
+        say!(
+            "{} | {} | {} | {} | {} | {}",
+            pos.fen(),
+            r.score,
+            r.label,
+            r.game,
+            r.ply,
+            r.flags
+        );
+    }
+    Ok(())
+}
+
+pub fn train<G: Learn>(a: &TrainArgs) -> Result<(), String> {
+    let cfg = train::Config {
+        data: a.data.clone(),
+        out: a.out.clone(),
+        hidden: a.hidden,
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.lr,
+        lambda: a.lambda,
+        threads: a.threads,
+        seed: a.seed,
+        init: a.init.clone(),
+        limit: a.limit,
+    };
+    train::run::<G>(&cfg, &|line| eprintln!("{line}"))?;
+    say!("wrote {}", a.out.display());
+    Ok(())
+}

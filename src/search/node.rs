@@ -1,0 +1,657 @@
+//! The alpha-beta below the root: principal-variation search with a transposition table,
+//! pruning and reductions, and the quiescence search at the leaves.
+//!
+//! Score convention: from the side to move; `MATE - n` mates in n plies from the root.
+//! Pruning that reasons in evaluation units (reverse futility, razoring, futility, static
+//! exchange and singular margins) runs only for games whose evaluation is in such units
+//! (`Game::FUTILITY_MARGIN > 0`, chess); the others get the move ordering, reductions and
+//! late-move pruning that need no scale.
+
+use super::history::{NO_CONT, bonus, gravity};
+use super::tt::Bound;
+use super::worker::{NO_EVAL, Worker, outcome_score};
+use super::{INF, MATE, MATE_BOUND, MAX_PLY, Score};
+use crate::game::Game;
+
+/// Ordering bands (the history part of a quiet move stays within +-3 * 16384).
+const TT_MOVE: i32 = 1 << 30;
+const GOOD_TACTICAL: i32 = 1 << 24;
+const KILLER: i32 = 1 << 22;
+const BAD_TACTICAL: i32 = -(1 << 24);
+
+impl<G: Game> Worker<'_, G> {
+    fn is_repetition(&self, reversible: usize) -> bool {
+        let n = self.hashes.len();
+        let key = self.hashes[n - 1];
+        let limit = reversible.min(n - 1);
+        let mut back = 4;
+        while back <= limit {
+            if self.hashes[n - 1 - back] == key {
+                return true;
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// A static evaluation with the correction learned for the position's structure (games
+    /// with a `structure_key`).
+    fn corrected(&self, pos: &G, raw: Score) -> Score {
+        let key = pos.structure_key();
+        if key == 0 || raw.abs() >= MATE_BOUND {
+            return raw;
+        }
+        (raw + self.tables.correction(pos.to_move().index(), key))
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// The continuation keys of the moves one and two plies before `ply`'s move.
+    fn prev_conts(&self, ply: usize) -> [usize; 2] {
+        [self.stack[ply + 1].cont, self.stack[ply].cont]
+    }
+
+    /// History score of a quiet move at `ply`.
+    fn quiet_history(&self, pos: &G, mv: G::Move, ply: usize) -> i32 {
+        let side = pos.to_move().index();
+        let key = pos.cont_key(mv);
+        let [p1, p2] = self.prev_conts(ply);
+        self.tables.quiet(side, pos.history_key(mv))
+            + self.tables.cont(0, p1, key)
+            + self.tables.cont(1, p2, key)
+    }
+
+    fn score_moves(
+        &self,
+        pos: &G,
+        moves: &[G::Move],
+        scores: &mut Vec<i32>,
+        tt_move: u16,
+        ply: usize,
+    ) {
+        scores.clear();
+        let killers = self.stack[ply + 2].killers;
+        let see = G::FUTILITY_MARGIN > 0;
+        for &m in moves {
+            let k = G::move_key(m);
+            let s = if k == tt_move {
+                TT_MOVE
+            } else if pos.is_tactical(m) {
+                let base =
+                    pos.order_score(m) + self.tables.capture(pos.cont_key(m), pos.victim(m)) / 16;
+                if !see || pos.see_ge(m, -50) {
+                    GOOD_TACTICAL + base
+                } else {
+                    BAD_TACTICAL + base
+                }
+            } else if k == killers[0] {
+                KILLER
+            } else if k == killers[1] {
+                KILLER - 1
+            } else {
+                self.quiet_history(pos, m, ply) + pos.order_score(m)
+            };
+            scores.push(s);
+        }
+    }
+
+    pub(super) fn negamax(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+        cut_node: bool,
+    ) -> Score {
+        self.pv[ply].clear();
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(o) = pos.terminal() {
+            return outcome_score(o, ply);
+        }
+        if G::reversible_plies(pos) >= 4 && self.is_repetition(pos.reversible_plies()) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return pos.evaluate();
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-MATE + ply as Score);
+        beta = beta.min(MATE - ply as Score - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let pv_node = beta - alpha > 1;
+        let excluded = self.stack[ply + 2].excluded;
+        let key = pos.hash();
+        let entry = if excluded == 0 {
+            self.tt.probe(key, ply)
+        } else {
+            None
+        };
+        let tt_move = entry.map_or(0, |e| e.mv);
+        if !pv_node
+            && let Some(e) = entry
+            && e.depth >= depth
+            && e.cuts(alpha, beta)
+        {
+            return e.score;
+        }
+        let in_check = pos.in_check();
+        let scaled = G::FUTILITY_MARGIN > 0;
+        // The static evaluation: the table's (raw) one if it has it, corrected by what searches
+        // of this structure found; sharpened by the table's bound when that is tighter.
+        let mut raw = 0;
+        let (static_eval, eval) = if in_check {
+            (NO_EVAL, -INF)
+        } else if excluded != 0 {
+            let e = self.stack[ply + 2].eval;
+            (e, e)
+        } else {
+            raw = entry.map_or_else(|| pos.evaluate(), |e| e.eval);
+            let corrected = self.corrected(pos, raw);
+            let mut eval = corrected;
+            if let Some(e) = entry
+                && e.score.abs() < MATE_BOUND
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score > eval,
+                    Bound::Upper => e.score < eval,
+                }
+            {
+                eval = e.score;
+            }
+            (corrected, eval)
+        };
+        self.stack[ply + 2].eval = static_eval;
+        let improving = static_eval != NO_EVAL
+            && ply >= 2
+            && self.stack[ply].eval != NO_EVAL
+            && static_eval > self.stack[ply].eval;
+        // Children start with fresh killers.
+        self.stack[ply + 3].killers = [0; 2];
+
+        if !pv_node && !in_check && excluded == 0 && beta.abs() < MATE_BOUND {
+            let margin = G::FUTILITY_MARGIN;
+            // Reverse futility pruning: far enough above beta that no quiet line falls back.
+            if scaled && depth <= 8 && eval - margin * (depth - i32::from(improving)) >= beta {
+                return (eval + beta) / 2;
+            }
+            // Razoring: hopelessly below alpha near the leaves; let the captures decide.
+            if scaled && depth <= 3 && eval + 250 * depth < alpha {
+                let v = self.qsearch(pos, alpha, alpha + 1, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if v <= alpha {
+                    return v;
+                }
+            }
+            // Null-move pruning (not twice in a row).
+            if G::NULL_MOVE
+                && depth >= 3
+                && eval >= beta
+                && self.stack[ply + 1].cont != NO_CONT
+                && let Some(child) = pos.null_move()
+            {
+                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                self.stack[ply + 2].cont = NO_CONT;
+                self.hashes.push(child.hash());
+                let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node);
+                self.hashes.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= MATE_BOUND { beta } else { v };
+                }
+            }
+        }
+        // Internal iterative reduction: no hash move at a deep node, search it shallower.
+        let depth = if tt_move == 0 && depth >= 6 && (pv_node || cut_node) {
+            depth - 1
+        } else {
+            depth
+        };
+
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        pos.legal_moves(&mut moves);
+        let result = if moves.is_empty() {
+            outcome_score(pos.outcome_without_moves(), ply)
+        } else {
+            self.score_moves(pos, &moves, &mut scores, tt_move, ply);
+            let node = Node {
+                depth,
+                beta,
+                ply,
+                pv_node,
+                cut_node,
+                in_check,
+                improving,
+                static_eval,
+                raw_eval: raw,
+                key,
+                tt: entry,
+                excluded,
+            };
+            self.move_loop(pos, &mut moves, &mut scores, alpha, &node)
+        };
+        self.moves[ply] = moves;
+        self.scores[ply] = scores;
+        result
+    }
+
+    fn move_loop(
+        &mut self,
+        pos: &G,
+        moves: &mut [G::Move],
+        scores: &mut [i32],
+        mut alpha: Score,
+        n: &Node,
+    ) -> Score {
+        let (depth, beta, ply) = (n.depth, n.beta, n.ply);
+        let scaled = G::FUTILITY_MARGIN > 0;
+        let alpha_orig = alpha;
+        let mut best = -INF;
+        let mut best_key = 0u16;
+        let mut best_tactical = false;
+        let mut searched = 0usize;
+        let mut quiets: [G::Move; 32] = [moves[0]; 32];
+        let mut n_quiets = 0;
+        let mut tacticals: [G::Move; 16] = [moves[0]; 16];
+        let mut n_tacticals = 0;
+        let mut skip_quiets = false;
+        let killers = self.stack[ply + 2].killers;
+        let tt_move = n.tt.map_or(0, |e| e.mv);
+        for i in 0..moves.len() {
+            // Selection sort: bring the best remaining move to position i.
+            let mut bi = i;
+            for j in i + 1..moves.len() {
+                if scores[j] > scores[bi] {
+                    bi = j;
+                }
+            }
+            scores.swap(i, bi);
+            moves.swap(i, bi);
+            let mv = moves[i];
+            let k = G::move_key(mv);
+            if k == n.excluded {
+                continue;
+            }
+            let tactical = pos.is_tactical(mv);
+            let is_killer = k == killers[0] || k == killers[1];
+            // A quiet move's ordering score is its history (plus the game's static order
+            // score); the table move and killers are ranked by band instead.
+            let history = if tactical {
+                0
+            } else if scores[i] < KILLER - 1 {
+                scores[i]
+            } else {
+                self.quiet_history(pos, mv, ply)
+            };
+            if !tactical && skip_quiets {
+                continue;
+            }
+            let lmr_base = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
+
+            if best > -MATE_BOUND && !n.in_check {
+                if scaled {
+                    let lmr_depth = (depth - 1 - lmr_base).max(0);
+                    if !tactical {
+                        // Late-move pruning: enough quiet moves tried near the leaves.
+                        if depth <= 8
+                            && searched as i32 >= (3 + depth * depth) / (2 - i32::from(n.improving))
+                        {
+                            skip_quiets = true;
+                            continue;
+                        }
+                        // Futility: a quiet move cannot lift a hopeless eval to alpha.
+                        if !n.pv_node
+                            && lmr_depth <= 8
+                            && n.static_eval + 100 + 100 * lmr_depth <= alpha
+                        {
+                            continue;
+                        }
+                        // History pruning: quiet moves that keep failing here.
+                        if lmr_depth <= 3 && history < -4000 * depth {
+                            continue;
+                        }
+                        // Quiet moves that lose material on their square.
+                        if !pos.see_ge(mv, -25 * lmr_depth * lmr_depth) {
+                            continue;
+                        }
+                    } else if depth <= 8 && !pos.see_ge(mv, -100 * depth) {
+                        continue;
+                    }
+                } else if !n.pv_node
+                    && !tactical
+                    && depth <= 4
+                    && searched >= 3 + (depth * depth) as usize * 2
+                {
+                    continue;
+                }
+            }
+
+            // Singular extension: is the table's move the only good one? Search the others
+            // shallower with a lowered bound; if all fail, the move is extended.
+            let mut ext = 0;
+            if scaled
+                && k == tt_move
+                && n.excluded == 0
+                && depth >= 8
+                && (ply as i32) < 2 * self.root_depth
+                && let Some(e) = n.tt
+                && e.depth >= depth - 3
+                && e.bound != Bound::Upper
+                && e.score.abs() < MATE_BOUND
+            {
+                let sbeta = e.score - 2 * depth;
+                self.stack[ply + 2].excluded = k;
+                let v = self.negamax(pos, (depth - 1) / 2, sbeta - 1, sbeta, ply, n.cut_node);
+                self.stack[ply + 2].excluded = 0;
+                if self.stopped {
+                    return 0;
+                }
+                if v < sbeta {
+                    ext = 1;
+                } else if sbeta >= beta {
+                    // Several moves beat beta: this node will too.
+                    return sbeta;
+                } else if e.score >= beta {
+                    ext = -1;
+                }
+            }
+
+            let mut child = pos.clone();
+            child.play(mv);
+            let gives_check = child.in_check();
+            // Check extension, bounded so that perpetual checks cannot blow the tree up.
+            if ext == 0 && gives_check && ply < 2 * (depth as usize + 4) {
+                ext = 1;
+            }
+            let new_depth = depth - 1 + ext;
+            self.stack[ply + 2].cont = pos.cont_key(mv);
+            self.hashes.push(child.hash());
+            let v = if searched == 0 {
+                -self.negamax(
+                    &child,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    !n.pv_node && !n.cut_node,
+                )
+            } else {
+                let mut r = 0;
+                let late = scores[i] < GOOD_TACTICAL || !tactical;
+                if depth >= 3 && searched > usize::from(n.pv_node) && late && !n.in_check {
+                    r = lmr_base;
+                    if !tactical {
+                        r += i32::from(!n.improving);
+                        r -= history / 8192;
+                    }
+                    if n.pv_node {
+                        r -= 1;
+                    }
+                    if is_killer {
+                        r -= 1;
+                    }
+                    if n.cut_node {
+                        r += 1;
+                    }
+                    if gives_check {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
+                let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                if s > alpha && r > 0 && !self.stopped {
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, !n.cut_node);
+                }
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, false);
+                }
+                s
+            };
+            self.hashes.pop();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_key = k;
+                    best_tactical = tactical;
+                    alpha = v;
+                    if n.pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(mv);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
+                    if v >= beta {
+                        self.reward(
+                            pos,
+                            mv,
+                            depth,
+                            ply,
+                            &quiets[..n_quiets],
+                            &tacticals[..n_tacticals],
+                        );
+                        break;
+                    }
+                }
+            }
+            if tactical {
+                if n_tacticals < tacticals.len() {
+                    tacticals[n_tacticals] = mv;
+                    n_tacticals += 1;
+                }
+            } else if n_quiets < quiets.len() {
+                quiets[n_quiets] = mv;
+                n_quiets += 1;
+            }
+        }
+        if searched == 0 {
+            if n.excluded != 0 {
+                // Every other move was pruned: the excluded one stands alone.
+                return alpha_orig;
+            }
+            // Everything was pruned: fall back to a fail-low at the static eval.
+            return alpha_orig.max(n.static_eval.min(alpha_orig));
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if n.excluded == 0 {
+            let eval_store = if n.in_check { 0 } else { n.raw_eval };
+            self.tt
+                .store(n.key, best_key, best, eval_store, depth, bound, ply);
+            // Teach the correction history what this search found, where the static
+            // evaluation alone should have seen it (no tactical best move, a bound that says
+            // something about the evaluation).
+            let structure = pos.structure_key();
+            if structure != 0
+                && !n.in_check
+                && !best_tactical
+                && best.abs() < MATE_BOUND
+                && !(bound == Bound::Lower && best <= n.static_eval)
+                && !(bound == Bound::Upper && best >= n.static_eval)
+            {
+                let side = pos.to_move().index();
+                self.tables
+                    .correct(side, structure, best - n.static_eval, depth);
+            }
+        }
+        best
+    }
+
+    /// A move caused a cutoff: raise its history (and, if quiet, make it a killer); lower the
+    /// histories of the moves tried before it.
+    fn reward(
+        &mut self,
+        pos: &G,
+        mv: G::Move,
+        depth: i32,
+        ply: usize,
+        quiets: &[G::Move],
+        tacticals: &[G::Move],
+    ) {
+        let b = bonus(depth);
+        let side = pos.to_move().index();
+        let prev = self.prev_conts(ply);
+        let quiet_bonus = |t: &mut super::history::Tables, m: G::Move, b: i32| {
+            gravity(t.quiet_mut(side, pos.history_key(m)), b);
+            let key = pos.cont_key(m);
+            for (back, &p) in prev.iter().enumerate() {
+                if p != NO_CONT {
+                    gravity(t.cont_mut(back, p, key), b);
+                }
+            }
+        };
+        if pos.is_tactical(mv) {
+            gravity(self.tables.capture_mut(pos.cont_key(mv), pos.victim(mv)), b);
+        } else {
+            let k = G::move_key(mv);
+            let killers = &mut self.stack[ply + 2].killers;
+            if killers[0] != k {
+                killers[1] = killers[0];
+                killers[0] = k;
+            }
+            quiet_bonus(self.tables, mv, b);
+            for &q in quiets {
+                quiet_bonus(self.tables, q, -b);
+            }
+        }
+        for &t in tacticals {
+            gravity(self.tables.capture_mut(pos.cont_key(t), pos.victim(t)), -b);
+        }
+    }
+
+    pub(super) fn qsearch(&mut self, pos: &G, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(o) = pos.terminal() {
+            return outcome_score(o, ply);
+        }
+        if ply >= MAX_PLY - 1 {
+            return pos.evaluate();
+        }
+        let key = pos.hash();
+        let entry = self.tt.probe(key, ply);
+        if let Some(e) = entry
+            && e.cuts(alpha, beta)
+        {
+            return e.score;
+        }
+        let alpha_orig = alpha;
+        let in_check = pos.in_check();
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut best;
+        let mut raw = 0;
+        if in_check {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                self.moves[ply] = moves;
+                return outcome_score(pos.outcome_without_moves(), ply);
+            }
+            best = -INF;
+        } else {
+            raw = entry.map_or_else(|| pos.evaluate(), |e| e.eval);
+            let mut stand = self.corrected(pos, raw);
+            if let Some(e) = entry
+                && e.score.abs() < MATE_BOUND
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score > stand,
+                    Bound::Upper => e.score < stand,
+                }
+            {
+                stand = e.score;
+            }
+            if stand >= beta {
+                self.moves[ply] = moves;
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+            pos.tactical_moves(&mut moves);
+        }
+        let tt_move = entry.map_or(0, |e| e.mv);
+        moves.sort_unstable_by_key(|&m| {
+            if G::move_key(m) == tt_move {
+                i32::MIN
+            } else {
+                -pos.order_score(m)
+            }
+        });
+        let mut best_key = 0;
+        for &mv in moves.iter() {
+            // Captures that lose material cannot help (unless evading check).
+            if !in_check && G::FUTILITY_MARGIN > 0 && !pos.see_ge(mv, 0) {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.play(mv);
+            let v = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                break;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    best_key = G::move_key(mv);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let examined = !moves.is_empty();
+        self.moves[ply] = moves;
+        // Stand-pat leaves with nothing to look at are not worth a table slot.
+        if !self.stopped && examined && best > -INF {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_orig {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(key, best_key, best, raw, 0, bound, ply);
+        }
+        best
+    }
+}
+
+/// What a node hands its move loop.
+struct Node {
+    depth: i32,
+    beta: Score,
+    ply: usize,
+    pv_node: bool,
+    cut_node: bool,
+    in_check: bool,
+    improving: bool,
+    static_eval: Score,
+    raw_eval: Score,
+    key: u64,
+    tt: Option<super::tt::TtEntry>,
+    excluded: u16,
+}
