@@ -45,6 +45,8 @@ pub trait Bits:
     fn without_lowest(self) -> Self;
     /// A 64-bit digest for hashing.
     fn fold64(self) -> u64;
+    /// The lowest 64 bits (a whole 8x8 board).
+    fn low64(self) -> u64;
 }
 
 impl Bits for u64 {
@@ -68,6 +70,9 @@ impl Bits for u64 {
         self & self.wrapping_sub(1)
     }
     fn fold64(self) -> u64 {
+        self
+    }
+    fn low64(self) -> u64 {
         self
     }
 }
@@ -94,6 +99,9 @@ impl Bits for u128 {
     }
     fn fold64(self) -> u64 {
         (self as u64) ^ ((self >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+    fn low64(self) -> u64 {
+        self as u64
     }
 }
 
@@ -229,6 +237,9 @@ impl Bits for U256 {
             ^ self.0[1].wrapping_mul(k)
             ^ self.0[2].rotate_left(21).wrapping_mul(k)
             ^ self.0[3].rotate_left(42)
+    }
+    fn low64(self) -> u64 {
+        self.0[0]
     }
 }
 

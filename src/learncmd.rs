@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use tabula::game::Game;
 use tabula::learn::format::{Data, FLAG_EXACT};
-use tabula::learn::{Learn, datagen, train};
+use tabula::learn::{Features, Learn, datagen, train};
 
 #[derive(clap::Args, Debug)]
 pub struct DatagenArgs {
@@ -43,6 +43,10 @@ pub struct DatagenArgs {
     /// Milliseconds the exact solver may take per position it labels (games with a solver).
     #[arg(long, default_value_t = 500)]
     pub exact_ms: u64,
+    /// An engine option for the self-play engine, NAME=VALUE (repeatable), e.g.
+    /// --option EvalFile=net.nnue to play with a network not yet embedded.
+    #[arg(long = "option")]
+    pub options: Vec<String>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -59,18 +63,24 @@ pub struct TrainArgs {
     /// Data files written by `tabula datagen`.
     #[arg(long = "data", required = true)]
     pub data: Vec<PathBuf>,
-    /// The network file to write (rewritten after every epoch).
+    /// The weight file to write (rewritten whenever an epoch does better on the held-out games).
     #[arg(long)]
     pub out: PathBuf,
+    /// Which of the game's models: chess `hce` (the tuned evaluation the engine plays with)
+    /// or `nnue` (a network, loaded with the EvalFile option); Othello `patterns`.
+    #[arg(long)]
+    pub model: Option<String>,
     /// Accumulator cells per side (the engine evaluates with the size it was built for).
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
     #[arg(long, default_value_t = 20)]
     pub epochs: usize,
-    #[arg(long, default_value_t = 16384)]
-    pub batch: usize,
-    #[arg(long, default_value_t = 0.001)]
-    pub lr: f32,
+    /// Positions per step (default: 4096 for a linear model, 16384 for a network).
+    #[arg(long)]
+    pub batch: Option<usize>,
+    /// Adam's learning rate (default: 0.01 for a linear model, 0.001 for a network).
+    #[arg(long)]
+    pub lr: Option<f32>,
     /// Weight of the game result in the target (the rest: the search score).
     #[arg(long, default_value_t = 0.4)]
     pub lambda: f32,
@@ -107,6 +117,15 @@ pub fn datagen<G: Learn>(start: G, a: &DatagenArgs) -> Result<(), String> {
         random_plies: a.random_plies,
         book: read_book(&start, &a.book)?,
         hash_mib: a.hash,
+        options: a
+            .options
+            .iter()
+            .map(|o| {
+                o.split_once('=')
+                    .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                    .ok_or_else(|| format!("--option '{o}': expected NAME=VALUE"))
+            })
+            .collect::<Result<_, _>>()?,
         max_plies: a.max_plies,
         exact_ms: a.exact_ms,
     };
@@ -207,21 +226,21 @@ pub fn data<G: Learn>(start: G, data: &Data, a: &DataArgs) -> Result<(), String>
     Ok(())
 }
 
-pub fn train<G: Learn>(a: &TrainArgs) -> Result<(), String> {
+pub fn train<G: Learn, F: Features<G>>(a: &TrainArgs) -> Result<(), String> {
     let cfg = train::Config {
         data: a.data.clone(),
         out: a.out.clone(),
         hidden: a.hidden,
         epochs: a.epochs,
-        batch: a.batch,
-        lr: a.lr,
+        batch: a.batch.unwrap_or(if F::LINEAR { 4096 } else { 16384 }),
+        lr: a.lr.unwrap_or(if F::LINEAR { 0.01 } else { 0.001 }),
         lambda: a.lambda,
         threads: a.threads,
         seed: a.seed,
         init: a.init.clone(),
         limit: a.limit,
     };
-    train::run::<G>(&cfg, &|line| eprintln!("{line}"))?;
+    train::run::<G, F>(&cfg, &|line| eprintln!("{line}"))?;
     say!("wrote {}", a.out.display());
     Ok(())
 }

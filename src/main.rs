@@ -280,18 +280,38 @@ fn run(mut cli: Cli) -> Result<(), String> {
         },
         Some(Cmd::Datagen(args)) => match cli.game {
             GameKind::Chess => learncmd::datagen(Chess::default(), &args),
-            g => Err(format!("datagen: no learned evaluation for {g:?} yet")),
+            GameKind::Othello if cli.size == 8 => learncmd::datagen(Othello::<u64>::new(8)?, &args),
+            g => Err(format!(
+                "datagen: no learned evaluation for {g:?} on this board (chess, 8x8 Othello)"
+            )),
         },
         Some(Cmd::Train(args)) => match cli.game {
-            GameKind::Chess => learncmd::train::<Chess>(&args),
-            g => Err(format!("train: no learned evaluation for {g:?} yet")),
+            GameKind::Chess => match args.model.as_deref().unwrap_or("hce") {
+                "hce" => learncmd::train::<Chess, tabula::games::chess::hce::HceInputs>(&args),
+                "nnue" => learncmd::train::<Chess, tabula::games::chess::learn::NnueInputs>(&args),
+                m => Err(format!("train: chess has models hce and nnue, not '{m}'")),
+            },
+            GameKind::Othello if cli.size == 8 => match args.model.as_deref().unwrap_or("patterns")
+            {
+                "patterns" => learncmd::train::<
+                    Othello<u64>,
+                    tabula::games::othello::learn::PatternInputs,
+                >(&args),
+                m => Err(format!(
+                    "train: 8x8 Othello has the model patterns, not '{m}'"
+                )),
+            },
+            g => Err(format!(
+                "train: no learned evaluation for {g:?} on this board (chess, 8x8 Othello)"
+            )),
         },
         Some(Cmd::Data(args)) => {
             let data = tabula::learn::format::Data::read(&args.file)?;
-            match data.header.game.as_str() {
-                "chess" => learncmd::data(Chess::default(), &data, &args),
-                g => Err(format!(
-                    "{}: data of an unknown game '{g}'",
+            match (data.header.game.as_str(), data.header.dims) {
+                ("chess", _) => learncmd::data(Chess::default(), &data, &args),
+                ("othello", (8, 8)) => learncmd::data(Othello::<u64>::new(8)?, &data, &args),
+                (g, (a, b)) => Err(format!(
+                    "{}: data of an unknown game '{g}' {a}x{b}",
                     args.file.display()
                 )),
             }

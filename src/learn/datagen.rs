@@ -35,6 +35,8 @@ pub struct Config {
     /// Opening positions (FENs); empty: the game's start.
     pub book: Vec<String>,
     pub hash_mib: usize,
+    /// Engine options (name, value) set before the first game (`EvalFile`, say).
+    pub options: Vec<(String, String)>,
     /// A game still going after this many plies is scored a draw.
     pub max_plies: u32,
     /// Milliseconds the exact solver may take per labelled position (`Learn::EXACT_FROM`).
@@ -262,6 +264,12 @@ pub fn run<G: Learn>(
         dims: start.dims(),
         packed: G::PACKED,
     };
+    // Options are checked once here, so that a bad one is an error rather than ignored.
+    let mut probe = Engine::new(start.clone());
+    for (k, v) in &cfg.options {
+        probe.set_option(k, Some(v))?;
+    }
+    drop(probe);
     let (mut writer, first) = DataWriter::open(&cfg.out, &header)?;
     let mut totals = Totals::default();
     if first >= cfg.games {
@@ -280,6 +288,9 @@ pub fn run<G: Learn>(
                 .spawn_scoped(scope, move || {
                     let mut engine = Engine::new(start.clone());
                     let _ = engine.set_option("Hash", Some(&cfg.hash_mib.to_string()));
+                    for (k, v) in &cfg.options {
+                        let _ = engine.set_option(k, Some(v));
+                    }
                     while !failed.load(Relaxed) {
                         let index = next.fetch_add(1, Relaxed);
                         if index >= cfg.games {

@@ -60,18 +60,32 @@ pub trait Learn: Game {
         u32::MAX
     }
 
-    /// Inputs of the game's learned evaluation (0: it has none).
-    const INPUTS: usize = 0;
-    /// Output buckets of the learned evaluation (one per game phase, say).
-    const BUCKETS: usize = 1;
+    /// Search units per label unit where the label is a margin (Othello: 100 per disc): the
+    /// model then predicts the margin (squared error in label units). 0: the label is a
+    /// result, and the model predicts the win probability (see `train`).
+    const MARGIN_UNIT: i32 = 0;
+}
+
+/// What a learned evaluation sees of a packed position of game `G`: its sparse inputs and its
+/// output bucket. One game may have several (chess: the tuned linear evaluation, `hce`, and a
+/// network, `nnue`); the trainer and the engine use the same functions, so they cannot
+/// disagree.
+pub trait Features<G: Learn> {
+    /// The name `tabula train --model` knows it by.
+    const MODEL: &'static str;
+    /// Inputs (indices `0..INPUTS`).
+    const INPUTS: usize;
+    /// The evaluation is linear in its inputs (a weight per active input and bucket: chess's
+    /// tuned evaluation, Othello's patterns) rather than a perspective network.
+    const LINEAR: bool;
+    /// Output buckets (one per game phase, say).
+    const BUCKETS: usize;
     /// The active inputs of a packed position, as seen by the side to move (`us`) and by the
-    /// other side (`them`); both cleared first. Training and the engine use the same ones.
-    fn features(_packed: &[u8], us: &mut Vec<u32>, them: &mut Vec<u32>) {
-        us.clear();
-        them.clear();
-    }
-    /// The output bucket of a packed position.
-    fn bucket(_packed: &[u8]) -> usize {
-        0
-    }
+    /// other side (`them`; a linear model uses `us` only); both cleared first. An input may
+    /// appear more than once: it then counts as often.
+    fn features(packed: &[u8], us: &mut Vec<u32>, them: &mut Vec<u32>);
+    /// The output bucket of a packed position and its share of the output; where the share is
+    /// below 1 the rest is bucket + 1's (a linear model tapered between two game phases; a
+    /// network uses the bucket alone).
+    fn bucket(packed: &[u8]) -> (usize, f32);
 }

@@ -6,7 +6,12 @@
 //! are contiguous), `b1` (H), `w2` (B x 2H: for each bucket the weights of the side to move's
 //! half, then the other side's), and `b2` (B x i32).
 //!
-//! Quantisation and inference (the trainer's float network, exactly): each side's accumulator
+//! A linear model (hidden H = 0: Othello's patterns) has no `b1` and no `w2`: `w1` is
+//! B x I (bucket-major) and the output is `(b2 + sum of the bucket's w1 over the active
+//! inputs) / QL` label units (discs), or, where the label is a result (chess), `(...) * SCALE /
+//! QLOGIT` evaluation units; a tapered model mixes two buckets' sums (see `learn::Features`).
+//!
+//! Quantisation and inference of a perspective network (the trainer's float network, exactly): each side's accumulator
 //! is `b1 + sum of w1 rows of its active inputs` (scale QA), the activation is
 //! `clamp(x, 0, QA)^2` (SCReLU), the output `(sum(act * w2) / QA + b2) * SCALE / (QA * QB)`
 //! in the game's evaluation units. Floats: `w1, b1` x QA, `w2` x QB, `b2` x QA x QB.
@@ -17,6 +22,17 @@ pub const QB: i32 = 64;
 /// Evaluation units per unit of the float network's output (the output is a win-probability
 /// logit: sigmoid(output) is the expected score).
 pub const SCALE: i32 = 400;
+/// A margin model's linear weights per label unit (Othello: per disc).
+pub const QL: i32 = 128;
+/// A result model's linear weights per logit unit (chess: 4096 per 400 centipawns, about
+/// a tenth of a centipawn a step, up to 8 logits a weight).
+pub const QLOGIT: i32 = 4096;
+
+/// The quantisation of a linear model's weights: per label unit where the label is a margin,
+/// else per logit unit.
+pub fn linear_q(margin: bool) -> i32 {
+    if margin { QL } else { QLOGIT }
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
@@ -58,12 +74,16 @@ impl Network {
         let game = String::from_utf8_lossy(&b[8..8 + end]).into_owned();
         let u32_at = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]) as usize;
         let (inputs, hidden, buckets) = (u32_at(20), u32_at(24), u32_at(28));
-        if inputs == 0 || hidden == 0 || buckets == 0 || inputs > 1 << 20 || hidden > 1 << 14 {
+        if inputs == 0 || buckets == 0 || buckets > 64 || inputs > 1 << 20 || hidden > 1 << 14 {
             return Err(format!(
                 "network shape {inputs}x{hidden}x{buckets} is not plausible"
             ));
         }
-        let n16 = inputs * hidden + hidden + buckets * 2 * hidden;
+        let n16 = if hidden == 0 {
+            inputs * buckets
+        } else {
+            inputs * hidden + hidden + buckets * 2 * hidden
+        };
         let need = 32 + 2 * n16 + 4 * buckets;
         if b.len() != need {
             return Err(format!(
@@ -75,7 +95,11 @@ impl Network {
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut take = |n: usize| (&mut i16s).take(n).collect::<Vec<i16>>();
-        let w1 = take(inputs * hidden);
+        let w1 = take(if hidden == 0 {
+            inputs * buckets
+        } else {
+            inputs * hidden
+        });
         let b1 = take(hidden);
         let w2 = take(buckets * 2 * hidden);
         let b2 = b[32 + 2 * n16..]
@@ -103,14 +127,16 @@ impl Network {
     }
 }
 
-/// sum(clamp(a, 0, QA)^2 * w), computed as (v * w) * v so that each product fits an i32.
+/// sum(clamp(a, 0, QA)^2 * w), computed as (v * w) * v: v * w fits an i16 (the trainer
+/// keeps |w| <= 1.98 * QB < 128), and i16 x i16 pairs summed into i32 is the one multiply
+/// SSE2 has (pmaddwd), which the compiler uses here.
 #[inline]
 pub fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
     acc.iter()
         .zip(w)
         .map(|(&a, &w)| {
-            let v = (a as i32).clamp(0, QA);
-            (v * w as i32) * v
+            let v = a.clamp(0, QA as i16);
+            v.wrapping_mul(w) as i32 * v as i32
         })
         .sum()
 }

@@ -1,5 +1,9 @@
-//! `tabula train`: fits a perspective network (`network`) to self-play data, on the CPU, in
+//! `tabula train`: fits the game's model (`network`) to self-play data, on the CPU, in
 //! floats, with Adam, and writes it quantised.
+//!
+//! A linear model (`Features::LINEAR`: chess's tuned evaluation, Othello's patterns) is a weight
+//! per input and bucket plus a bias per bucket, summed over the side to move's active inputs,
+//! and, where `Features::bucket` gives a share below 1, mixed with bucket + 1's (tapering).
 //!
 //! The model: for each side an accumulator `b1 + sum of w1 rows of its active inputs`
 //! (`Learn::features`), SCReLU `clamp(x, 0, 1)^2`, the output `w2 . [act(us), act(them)] + b2`
@@ -8,13 +12,18 @@
 //! sigmoid(score / SCALE)` (result 1, 0.5, 0 from the label's sign). Weights are clipped to
 //! +-1.98 so that they quantise into i16 (see `network`).
 //!
+//! Where the label is a margin (`Learn::MARGIN_UNIT > 0`, Othello's final disc difference) the
+//! model predicts it directly: the loss is `(out - target)^2` in label units with `target =
+//! lambda * label + (1 - lambda) * score / MARGIN_UNIT`; exact (solver) labels equal both.
+//!
 //! The held-out set is every 50th game (`game % 50 == 0`), so that no position of a held-out
-//! game is trained on.
+//! game is trained on. The network written is the one of the epoch with the lowest held-out
+//! loss (rewritten whenever an epoch improves on it).
 
-use super::Learn;
 use super::format::Data;
-use super::network::{Network, QA, QB, SCALE};
+use super::network::{Network, QA, QB, SCALE, linear_q};
 use super::rng::Rng;
+use super::{Features, Learn};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -49,8 +58,18 @@ struct Model {
 }
 
 impl Model {
+    fn linear(&self) -> bool {
+        self.hidden == 0
+    }
+    /// The end of `w1` (a linear model's weights are bucket-major, `inputs` per bucket; it has
+    /// no `b1` and no `w2`).
     fn b1(&self) -> usize {
-        self.inputs * self.hidden
+        self.inputs
+            * if self.linear() {
+                self.buckets
+            } else {
+                self.hidden
+            }
     }
     fn w2(&self) -> usize {
         self.b1() + self.hidden
@@ -70,6 +89,9 @@ impl Model {
             p: Vec::new(),
         };
         m.p = vec![0.0; m.len()];
+        if m.linear() {
+            return m;
+        }
         let s1 = (1.0 / 32.0f32).sqrt();
         let b1 = m.b1();
         for v in &mut m.p[..b1] {
@@ -83,27 +105,50 @@ impl Model {
         m
     }
 
-    fn from_network(net: &Network) -> Model {
+    /// `ql`: a linear model's quantisation (`network::linear_q`).
+    fn from_network(net: &Network, ql: i32) -> Model {
         let mut m = Model {
             inputs: net.inputs,
             hidden: net.hidden,
             buckets: net.buckets,
             p: Vec::new(),
         };
-        m.p = net
-            .w1
-            .iter()
-            .chain(&net.b1)
-            .map(|&v| v as f32 / QA as f32)
-            .chain(net.w2.iter().map(|&v| v as f32 / QB as f32))
-            .chain(net.b2.iter().map(|&v| v as f32 / (QA * QB) as f32))
-            .collect();
+        m.p = if m.linear() {
+            net.w1
+                .iter()
+                .map(|&v| v as f32 / ql as f32)
+                .chain(net.b2.iter().map(|&v| v as f32 / ql as f32))
+                .collect()
+        } else {
+            net.w1
+                .iter()
+                .chain(&net.b1)
+                .map(|&v| v as f32 / QA as f32)
+                .chain(net.w2.iter().map(|&v| v as f32 / QB as f32))
+                .chain(net.b2.iter().map(|&v| v as f32 / (QA * QB) as f32))
+                .collect()
+        };
         m
     }
 
-    fn quantise(&self, game: &str) -> Network {
+    fn quantise(&self, game: &str, ql: i32) -> Network {
         let q16 = |v: f32, s: i32| (v * s as f32).round().clamp(-32767.0, 32767.0) as i16;
         let p = &self.p;
+        if self.linear() {
+            return Network {
+                game: game.to_string(),
+                inputs: self.inputs,
+                hidden: 0,
+                buckets: self.buckets,
+                w1: p[..self.b1()].iter().map(|&v| q16(v, ql)).collect(),
+                b1: Vec::new(),
+                w2: Vec::new(),
+                b2: p[self.b2()..]
+                    .iter()
+                    .map(|&v| (v * ql as f32).round() as i32)
+                    .collect(),
+            };
+        }
         Network {
             game: game.to_string(),
             inputs: self.inputs,
@@ -127,10 +172,13 @@ impl Model {
 }
 
 /// One training example, unpacked from a record.
+#[derive(Default)]
 struct Example {
     us: Vec<u32>,
     them: Vec<u32>,
     bucket: usize,
+    /// The bucket's share of the output (a linear model's: the rest is bucket + 1's).
+    share: f32,
     target: f32,
 }
 
@@ -138,10 +186,22 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-fn example<G: Learn>(data: &Data, i: usize, lambda: f32, ex: &mut Example) {
+fn example<G: Learn, F: Features<G>>(data: &Data, i: usize, lambda: f32, ex: &mut Example) {
     let r = data.record(i);
-    G::features(r.position, &mut ex.us, &mut ex.them);
-    ex.bucket = G::bucket(r.position).min(G::BUCKETS - 1);
+    F::features(r.position, &mut ex.us, &mut ex.them);
+    let (bucket, share) = F::bucket(r.position);
+    ex.bucket = bucket.min(F::BUCKETS - 1);
+    // A share for bucket + 1 only where there is one.
+    ex.share = if ex.bucket + 1 < F::BUCKETS {
+        share.clamp(0.0, 1.0)
+    } else {
+        1.0
+    };
+    if G::MARGIN_UNIT > 0 {
+        ex.target =
+            lambda * r.label as f32 + (1.0 - lambda) * r.score as f32 / G::MARGIN_UNIT as f32;
+        return;
+    }
     let result = match r.label.signum() {
         1 => 1.0,
         0 => 0.5,
@@ -157,6 +217,17 @@ fn act(x: f32) -> f32 {
 
 /// The forward pass: fills `acc` (both sides' accumulators) and returns the output logit.
 fn forward(m: &Model, ex: &Example, acc: &mut [f32]) -> f32 {
+    if m.linear() {
+        let sum = |b: usize| {
+            let w = &m.p[b * m.inputs..(b + 1) * m.inputs];
+            m.p[m.b2() + b] + ex.us.iter().map(|&f| w[f as usize]).sum::<f32>()
+        };
+        let mut out = ex.share * sum(ex.bucket);
+        if ex.share < 1.0 {
+            out += (1.0 - ex.share) * sum(ex.bucket + 1);
+        }
+        return out;
+    }
     let h = m.hidden;
     let (au, at) = acc.split_at_mut(h);
     let b1 = &m.p[m.b1()..m.w2()];
@@ -185,16 +256,52 @@ fn forward(m: &Model, ex: &Example, acc: &mut [f32]) -> f32 {
     out
 }
 
-/// Forward (and, with `grad`, backward) pass of one example; returns the squared error.
-fn step(m: &Model, ex: &Example, acc: &mut [f32], grad: Option<(&mut [f32], f32)>) -> f32 {
-    let h = m.hidden;
+/// Forward (and, with `grad`, backward) pass of one example; returns the squared error (of
+/// the margin where `margin`, else of the win probability).
+fn step(
+    m: &Model,
+    ex: &Example,
+    acc: &mut [f32],
+    grad: Option<(&mut [f32], f32)>,
+    margin: bool,
+) -> f32 {
     let out = forward(m, ex, acc);
-    let (au, at) = acc.split_at_mut(h);
-    let w2 = &m.p[m.w2() + ex.bucket * 2 * h..m.w2() + (ex.bucket + 1) * 2 * h];
+    if margin {
+        let err = out - ex.target;
+        if let Some((g, scale)) = grad {
+            descend(m, ex, acc, g, 2.0 * err * scale);
+        }
+        return err * err;
+    }
     let pred = sigmoid(out);
     let err = pred - ex.target;
     if let Some((g, scale)) = grad {
-        let d = 2.0 * err * pred * (1.0 - pred) * scale;
+        descend(m, ex, acc, g, 2.0 * err * pred * (1.0 - pred) * scale);
+    }
+    err * err
+}
+
+/// Adds to `g` the gradient of a loss whose derivative by the output is `d`; the forward pass
+/// left a perspective network's accumulators in `acc`.
+fn descend(m: &Model, ex: &Example, acc: &mut [f32], g: &mut [f32], d: f32) {
+    if m.linear() {
+        for (b, share) in [(ex.bucket, ex.share), (ex.bucket + 1, 1.0 - ex.share)] {
+            if share <= 0.0 {
+                continue;
+            }
+            let d = d * share;
+            g[m.b2() + b] += d;
+            let base = b * m.inputs;
+            for &f in &ex.us {
+                g[base + f as usize] += d;
+            }
+        }
+        return;
+    }
+    let h = m.hidden;
+    let (au, at) = acc.split_at_mut(h);
+    let w2 = &m.p[m.w2() + ex.bucket * 2 * h..m.w2() + (ex.bucket + 1) * 2 * h];
+    {
         let (gw2, gb2) = (m.w2() + ex.bucket * 2 * h, m.b2() + ex.bucket);
         g[gb2] += d;
         for j in 0..h {
@@ -220,11 +327,16 @@ fn step(m: &Model, ex: &Example, acc: &mut [f32], grad: Option<(&mut [f32], f32)
             row.iter_mut().zip(at.iter()).for_each(|(g, a)| *g += a);
         }
     }
-    err * err
 }
 
 /// Mean loss over `set` (no gradient), on `threads` threads.
-fn evaluate<G: Learn>(m: &Model, data: &Data, set: &[u32], lambda: f32, threads: usize) -> f64 {
+fn evaluate<G: Learn, F: Features<G>>(
+    m: &Model,
+    data: &Data,
+    set: &[u32],
+    lambda: f32,
+    threads: usize,
+) -> f64 {
     if set.is_empty() {
         return 0.0;
     }
@@ -234,17 +346,12 @@ fn evaluate<G: Learn>(m: &Model, data: &Data, set: &[u32], lambda: f32, threads:
             .chunks(chunk)
             .map(|part| {
                 s.spawn(move || {
-                    let mut ex = Example {
-                        us: Vec::new(),
-                        them: Vec::new(),
-                        bucket: 0,
-                        target: 0.0,
-                    };
+                    let mut ex = Example::default();
                     let mut acc = vec![0.0; 2 * m.hidden];
                     part.iter()
                         .map(|&i| {
-                            example::<G>(data, i as usize, lambda, &mut ex);
-                            step(m, &ex, &mut acc, None) as f64
+                            example::<G, F>(data, i as usize, lambda, &mut ex);
+                            step(m, &ex, &mut acc, None, G::MARGIN_UNIT > 0) as f64
                         })
                         .sum::<f64>()
                 })
@@ -256,10 +363,11 @@ fn evaluate<G: Learn>(m: &Model, data: &Data, set: &[u32], lambda: f32, threads:
 }
 
 /// Trains and writes the network; `report` receives one line per epoch (and the set sizes).
-pub fn run<G: Learn>(cfg: &Config, report: &dyn Fn(&str)) -> Result<Network, String> {
-    if G::INPUTS == 0 {
-        return Err(format!("{} has no learned evaluation to train", G::NAME));
-    }
+pub fn run<G: Learn, F: Features<G>>(
+    cfg: &Config,
+    report: &dyn Fn(&str),
+) -> Result<Network, String> {
+    let ql = linear_q(G::MARGIN_UNIT > 0);
     let mut data: Option<Data> = None;
     for path in &cfg.data {
         let d = Data::read(path)?;
@@ -301,12 +409,26 @@ pub fn run<G: Learn>(cfg: &Config, report: &dyn Fn(&str)) -> Result<Network, Str
         Some(p) => {
             let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
             let net = Network::from_bytes(&bytes)?;
-            if net.inputs != G::INPUTS || net.buckets != G::BUCKETS {
-                return Err(format!("{}: not a {} network", p.display(), G::NAME));
+            if net.game != G::NAME
+                || net.inputs != F::INPUTS
+                || net.buckets != F::BUCKETS
+                || (net.hidden == 0) != F::LINEAR
+            {
+                return Err(format!(
+                    "{}: not a {} {} model",
+                    p.display(),
+                    G::NAME,
+                    F::MODEL
+                ));
             }
-            Model::from_network(&net)
+            Model::from_network(&net, ql)
         }
-        None => Model::new(G::INPUTS, cfg.hidden, G::BUCKETS, &mut rng),
+        None => Model::new(
+            F::INPUTS,
+            if F::LINEAR { 0 } else { cfg.hidden },
+            F::BUCKETS,
+            &mut rng,
+        ),
     };
     report(&format!(
         "{} positions: {} to train on, {} held out (every 50th game); {}x{}x2x{} network",
@@ -324,6 +446,9 @@ pub fn run<G: Learn>(cfg: &Config, report: &dyn Fn(&str)) -> Result<Network, Str
     let mut t = 0i32;
     let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0; n]).collect();
     let b2_start = m.b2();
+    let linear = m.linear();
+    let mut best = m.quantise(G::NAME, ql);
+    let mut best_loss = f64::INFINITY;
     for epoch in 1..=cfg.epochs {
         let began = Instant::now();
         rng.shuffle(&mut train);
@@ -353,17 +478,18 @@ pub fn run<G: Learn>(cfg: &Config, report: &dyn Fn(&str)) -> Result<Network, Str
                     .map(|(g, chunk)| {
                         s.spawn(move || {
                             g.iter_mut().for_each(|v| *v = 0.0);
-                            let mut ex = Example {
-                                us: Vec::new(),
-                                them: Vec::new(),
-                                bucket: 0,
-                                target: 0.0,
-                            };
+                            let mut ex = Example::default();
                             let mut acc = vec![0.0; 2 * model.hidden];
                             let mut l = 0.0f64;
                             for &i in chunk {
-                                example::<G>(data, i as usize, cfg.lambda, &mut ex);
-                                l += step(model, &ex, &mut acc, Some((g, scale))) as f64;
+                                example::<G, F>(data, i as usize, cfg.lambda, &mut ex);
+                                l += step(
+                                    model,
+                                    &ex,
+                                    &mut acc,
+                                    Some((g, scale)),
+                                    G::MARGIN_UNIT > 0,
+                                ) as f64;
                             }
                             l
                         })
@@ -382,25 +508,33 @@ pub fn run<G: Learn>(cfg: &Config, report: &dyn Fn(&str)) -> Result<Network, Str
                 let upd = lr * (am[i] / c1) / ((av[i] / c2).sqrt() + 1e-8);
                 let v = m.p[i] - upd;
                 // Everything but the output bias must quantise into i16.
-                m.p[i] = if i < b2_start {
-                    v.clamp(-CLIP, CLIP)
-                } else {
+                m.p[i] = if i >= b2_start {
                     v
+                } else if linear {
+                    // Within what i16 holds at `ql` per unit.
+                    v.clamp(-32000.0 / ql as f32, 32000.0 / ql as f32)
+                } else {
+                    v.clamp(-CLIP, CLIP)
                 };
             }
         }
         let train_loss = loss / used as f64;
-        let held_loss = evaluate::<G>(&m, &data, &held, cfg.lambda, threads);
+        let held_loss = evaluate::<G, F>(&m, &data, &held, cfg.lambda, threads);
         report(&format!(
             "epoch {epoch}/{}: train loss {train_loss:.6}, held-out loss {held_loss:.6}, lr {lr:.5}, {:.1} s",
             cfg.epochs,
             began.elapsed().as_secs_f64()
         ));
-        let net = m.quantise(G::NAME);
-        std::fs::write(&cfg.out, net.to_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", cfg.out.display()))?;
+        // Keep the network that does best on the held-out games (early stopping).
+        if held_loss <= best_loss || held.is_empty() {
+            best_loss = held_loss;
+            best = m.quantise(G::NAME, ql);
+            std::fs::write(&cfg.out, best.to_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", cfg.out.display()))?;
+        }
     }
-    Ok(m.quantise(G::NAME))
+    report(&format!("kept the network of held-out loss {best_loss:.6}"));
+    Ok(best)
 }
 
 #[cfg(test)]
@@ -408,25 +542,54 @@ mod tests {
     use super::*;
     use crate::game::Game;
     use crate::games::chess::Chess;
+    use crate::games::chess::learn::NnueInputs;
+
+    /// The engine's tuned chess evaluation (integer, `hce::Hce`) computes what the trainer's
+    /// float linear model does, tapered between its two buckets.
+    #[test]
+    fn tuned_chess_evaluation_matches_the_float_model() {
+        use crate::games::chess::hce::{Hce, HceInputs};
+        let mut rng = Rng::new(5);
+        let mut m = Model::new(HceInputs::INPUTS, 0, HceInputs::BUCKETS, &mut rng);
+        for v in &mut m.p {
+            *v = (rng.below(2001) as f32 - 1000.0) / 4000.0;
+        }
+        let hce = Hce::from_bytes(&m.quantise("chess", linear_q(false)).to_bytes()).unwrap();
+        let mut pos = Chess::default();
+        let mut moves = Vec::new();
+        let mut packed = [0u8; 32];
+        let mut ex = Example::default();
+        for ply in 0..120 {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[rng.below(moves.len())]);
+            pos.pack(&mut packed);
+            HceInputs::features(&packed, &mut ex.us, &mut ex.them);
+            (ex.bucket, ex.share) = HceInputs::bucket(&packed);
+            let float = forward(&m, &ex, &mut []) * SCALE as f32;
+            let q = hce.evaluate(&pos.board);
+            assert!(
+                (q as f32 - float).abs() <= 3.0,
+                "ply {ply}: integer {q}, float {float}"
+            );
+        }
+    }
 
     /// The quantised network computes what the float one does.
     #[test]
     fn quantised_output_matches_the_float_model() {
         let mut rng = Rng::new(3);
         let hidden = crate::games::chess::nnue::HIDDEN;
-        let m = Model::new(Chess::INPUTS, hidden, Chess::BUCKETS, &mut rng);
-        let net = m.quantise("chess");
-        let rounded = Model::from_network(&net);
+        let m = Model::new(NnueInputs::INPUTS, hidden, NnueInputs::BUCKETS, &mut rng);
+        let net = m.quantise("chess", linear_q(false));
+        let rounded = Model::from_network(&net, linear_q(false));
         let mut pos = Chess::default();
         let mut moves = Vec::new();
         let mut packed = [0u8; 32];
         let mut acc = vec![0.0; 2 * hidden];
-        let mut ex = Example {
-            us: Vec::new(),
-            them: Vec::new(),
-            bucket: 0,
-            target: 0.0,
-        };
+        let mut ex = Example::default();
         for ply in 0..60 {
             pos.legal_moves(&mut moves);
             if moves.is_empty() {
@@ -434,8 +597,8 @@ mod tests {
             }
             pos.play(moves[rng.below(moves.len())]);
             pos.pack(&mut packed);
-            Chess::features(&packed, &mut ex.us, &mut ex.them);
-            ex.bucket = Chess::bucket(&packed);
+            NnueInputs::features(&packed, &mut ex.us, &mut ex.them);
+            ex.bucket = NnueInputs::bucket(&packed).0;
             let float = forward(&m, &ex, &mut acc) * SCALE as f32;
             let quant_acc = |feats: &[u32]| -> Vec<i16> {
                 let mut a = net.b1.clone();

@@ -7,7 +7,7 @@
 //! none); halfmove clock; fullmove number (u16); one reserved zero byte.
 
 use super::{Chess, nnue};
-use crate::learn::Learn;
+use crate::learn::{Features, Learn};
 use cozy_chess::{BitBoard, Board, BoardBuilder, CastleRights, Color, File, Piece, Rank, Square};
 
 /// The packed piece codes of a packed position: (square, piece, colour) for each piece.
@@ -36,9 +36,13 @@ fn nibble_file(n: u8) -> Result<Option<File>, String> {
     }
 }
 
-impl Learn for Chess {
-    const PACKED: usize = 32;
+/// The network's inputs (`nnue`): for `tabula train --model nnue`.
+pub struct NnueInputs;
+
+impl Features<Chess> for NnueInputs {
+    const MODEL: &'static str = "nnue";
     const INPUTS: usize = nnue::INPUTS;
+    const LINEAR: bool = false;
     const BUCKETS: usize = nnue::BUCKETS;
 
     fn features(packed: &[u8], us: &mut Vec<u32>, them: &mut Vec<u32>) {
@@ -61,10 +65,14 @@ impl Learn for Chess {
         }
     }
 
-    fn bucket(packed: &[u8]) -> usize {
+    fn bucket(packed: &[u8]) -> (usize, f32) {
         let occ = u64::from_le_bytes(packed[..8].try_into().unwrap_or([0; 8]));
-        nnue::bucket_of(occ.count_ones() as usize)
+        (nnue::bucket_of(occ.count_ones() as usize), 1.0)
     }
+}
+
+impl Learn for Chess {
+    const PACKED: usize = 32;
 
     fn dims(&self) -> (u16, u16) {
         (8, 8)
@@ -90,50 +98,56 @@ impl Learn for Chess {
     }
 
     fn unpack(&self, bytes: &[u8]) -> Result<Self, String> {
-        if bytes.len() < 32 {
-            return Err("packed chess position: too short".into());
+        let board = board_from_packed(bytes)?;
+        Ok(Chess::with(board, self.chess960, self.eval))
+    }
+}
+
+/// The board of a packed position.
+pub fn board_from_packed(bytes: &[u8]) -> Result<Board, String> {
+    if bytes.len() < 32 {
+        return Err("packed chess position: too short".into());
+    }
+    if u64::from_le_bytes(bytes[..8].try_into().unwrap_or([0; 8])).count_ones() > 32 {
+        return Err("packed chess position: more than 32 pieces".into());
+    }
+    let mut bb = BoardBuilder::empty();
+    for (sq, piece, color) in packed_pieces(bytes) {
+        if piece > 5 || color > 1 {
+            return Err("packed chess position: bad piece code".into());
         }
-        if u64::from_le_bytes(bytes[..8].try_into().unwrap_or([0; 8])).count_ones() > 32 {
-            return Err("packed chess position: more than 32 pieces".into());
-        }
-        let mut bb = BoardBuilder::empty();
-        for (sq, piece, color) in packed_pieces(bytes) {
-            if piece > 5 || color > 1 {
-                return Err("packed chess position: bad piece code".into());
-            }
-            let color = if color == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
-            *bb.square_mut(Square::index(sq)) = Some((Piece::index(piece), color));
-        }
-        bb.side_to_move = if bytes[24] & 1 == 0 {
+        let color = if color == 0 {
             Color::White
         } else {
             Color::Black
         };
-        let ep_rank = if bb.side_to_move == Color::White {
-            Rank::Sixth
-        } else {
-            Rank::Third
-        };
-        bb.en_passant = nibble_file(bytes[25])?.map(|f| Square::new(f, ep_rank));
-        bb.castle_rights[0] = CastleRights {
-            short: nibble_file(bytes[26] & 15)?,
-            long: nibble_file(bytes[26] >> 4)?,
-        };
-        bb.castle_rights[1] = CastleRights {
-            short: nibble_file(bytes[27] & 15)?,
-            long: nibble_file(bytes[27] >> 4)?,
-        };
-        bb.halfmove_clock = bytes[28];
-        bb.fullmove_number = u16::from_le_bytes([bytes[29], bytes[30]]).max(1);
-        let board: Board = bb
-            .build()
-            .map_err(|e| format!("packed chess position: {e}"))?;
-        Ok(Chess::with(board, self.chess960, self.net))
+        *bb.square_mut(Square::index(sq)) = Some((Piece::index(piece), color));
     }
+    bb.side_to_move = if bytes[24] & 1 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let ep_rank = if bb.side_to_move == Color::White {
+        Rank::Sixth
+    } else {
+        Rank::Third
+    };
+    bb.en_passant = nibble_file(bytes[25])?.map(|f| Square::new(f, ep_rank));
+    bb.castle_rights[0] = CastleRights {
+        short: nibble_file(bytes[26] & 15)?,
+        long: nibble_file(bytes[26] >> 4)?,
+    };
+    bb.castle_rights[1] = CastleRights {
+        short: nibble_file(bytes[27] & 15)?,
+        long: nibble_file(bytes[27] >> 4)?,
+    };
+    bb.halfmove_clock = bytes[28];
+    bb.fullmove_number = u16::from_le_bytes([bytes[29], bytes[30]]).max(1);
+    let board: Board = bb
+        .build()
+        .map_err(|e| format!("packed chess position: {e}"))?;
+    Ok(board)
 }
 
 #[cfg(test)]

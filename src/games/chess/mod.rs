@@ -6,7 +6,8 @@
 //! form happens only in `format_move`, and `parse_move` accepts both forms.
 
 pub(crate) mod eval;
-mod learn;
+pub mod hce;
+pub mod learn;
 pub mod nnue;
 mod pst;
 mod san;
@@ -14,6 +15,7 @@ mod see;
 
 use crate::game::{Game, GameOption, Outcome, Player};
 use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Rank, Square};
+use hce::Hce;
 use nnue::{Accumulator, Net};
 
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -22,16 +24,45 @@ pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -
 pub struct Chess {
     pub board: Board,
     pub chess960: bool,
-    /// The evaluation network (`None`: the hand-written evaluation of `eval`).
-    pub net: Option<&'static Net>,
-    /// The network's accumulators for `board`, kept up to date by `play`.
+    /// The evaluation it plays with.
+    pub eval: Eval,
+    /// A network's accumulators for `board`, kept up to date by `play` (zero without one).
     pub acc: Accumulator,
+}
+
+/// Chess's evaluations: PeSTO's published tables (`eval`), the tuned one (`hce`, the default
+/// where weights are embedded) or a network (`nnue`, from `EvalFile`).
+#[derive(Clone, Copy, Debug)]
+pub enum Eval {
+    Pesto,
+    Tuned(&'static Hce),
+    Net(&'static Net),
+}
+
+impl Eval {
+    /// The evaluation a new position plays with.
+    pub fn default_eval() -> Eval {
+        hce::embedded().map_or(Eval::Pesto, Eval::Tuned)
+    }
+
+    /// A weight file (`EvalFile`): a network or tuned weights, told apart by their shape.
+    pub fn load(path: &str) -> Result<Eval, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("EvalFile '{path}': {e}"))?;
+        let linear = crate::learn::network::Network::from_bytes(&bytes)
+            .map(|n| n.hidden == 0)
+            .unwrap_or(false);
+        let eval = if linear {
+            Hce::from_bytes(&bytes).map(|h| Eval::Tuned(Box::leak(Box::new(h))))
+        } else {
+            Net::from_bytes(&bytes).map(|n| Eval::Net(Box::leak(Box::new(n))))
+        };
+        eval.map_err(|e| format!("EvalFile '{path}': {e}"))
+    }
 }
 
 impl Default for Chess {
     fn default() -> Self {
-        let net = nnue::default_net();
-        Chess::with(Board::default(), false, net)
+        Chess::with(Board::default(), false, Eval::default_eval())
     }
 }
 
@@ -40,12 +71,15 @@ const ORDER_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 2000];
 
 impl Chess {
     /// A position with its accumulators computed.
-    pub fn with(board: Board, chess960: bool, net: Option<&'static Net>) -> Chess {
-        let acc = net.map_or_else(Accumulator::zero, |n| n.refresh(&board));
+    pub fn with(board: Board, chess960: bool, eval: Eval) -> Chess {
+        let acc = match eval {
+            Eval::Net(n) => n.refresh(&board),
+            _ => Accumulator::zero(),
+        };
         Chess {
             board,
             chess960,
-            net,
+            eval,
             acc,
         }
     }
@@ -233,7 +267,7 @@ impl Game for Chess {
     }
 
     fn play(&mut self, mv: Move) {
-        if let Some(net) = self.net {
+        if let Eval::Net(net) = self.eval {
             self.apply_to_accumulator(net, mv);
         }
         self.board.play_unchecked(mv);
@@ -305,9 +339,12 @@ impl Game for Chess {
     }
 
     fn evaluate(&self) -> i32 {
-        match self.net {
-            Some(net) => eval::scale_drawish(&self.board, net.evaluate(&self.acc, &self.board)),
-            None => eval::evaluate(&self.board),
+        match self.eval {
+            Eval::Net(net) => {
+                eval::scale_drawish(&self.board, net.evaluate(&self.acc, &self.board))
+            }
+            Eval::Tuned(h) => eval::scale_drawish(&self.board, h.evaluate(&self.board)),
+            Eval::Pesto => eval::evaluate(&self.board),
         }
     }
 
@@ -457,7 +494,7 @@ impl Game for Chess {
                 "invalid FEN '{fen}': the side not to move is in check"
             ));
         }
-        Ok(Chess::with(board, self.chess960, self.net))
+        Ok(Chess::with(board, self.chess960, self.eval))
     }
 
     fn fen(&self) -> String {
@@ -523,13 +560,13 @@ impl Game for Chess {
 
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
         if name.eq_ignore_ascii_case("EvalFile") {
-            let net = match value.trim() {
-                "" | "<embedded>" => Ok(nnue::default_net()),
-                "<none>" => Ok(None),
-                path => Net::load(path).map(Some),
+            let eval = match value.trim() {
+                "" | "<embedded>" => Ok(Eval::default_eval()),
+                "<none>" | "<pesto>" => Ok(Eval::Pesto),
+                path => Eval::load(path),
             };
             return Some(
-                net.map(|net| *self = Chess::with(self.board.clone(), self.chess960, net)),
+                eval.map(|eval| *self = Chess::with(self.board.clone(), self.chess960, eval)),
             );
         }
         if !name.eq_ignore_ascii_case("UCI_Chess960") {

@@ -51,13 +51,6 @@ impl Net {
         })
     }
 
-    /// Loads a network file for the rest of the process (`EvalFile`).
-    pub fn load(path: &str) -> Result<&'static Net, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("EvalFile '{path}': {e}"))?;
-        let net = Net::from_bytes(&bytes).map_err(|e| format!("EvalFile '{path}': {e}"))?;
-        Ok(Box::leak(Box::new(net)))
-    }
-
     fn row(&self, feature: usize) -> &[i16] {
         &self.w1[feature * HIDDEN..(feature + 1) * HIDDEN]
     }
@@ -118,11 +111,6 @@ impl Accumulator {
             v: [[0; HIDDEN]; 2],
         }
     }
-}
-
-/// The network a new position evaluates with: none until one is embedded.
-pub fn default_net() -> Option<&'static Net> {
-    None
 }
 
 impl std::fmt::Debug for Accumulator {
@@ -216,9 +204,13 @@ mod tests {
         let mut moves = Vec::new();
         for (fen, c960) in starts {
             for _ in 0..20 {
-                let mut pos = Chess::with(cozy_chess::Board::default(), c960, Some(net))
-                    .parse_fen(fen)
-                    .unwrap();
+                let mut pos = Chess::with(
+                    cozy_chess::Board::default(),
+                    c960,
+                    crate::games::chess::Eval::Net(net),
+                )
+                .parse_fen(fen)
+                .unwrap();
                 for _ in 0..80 {
                     pos.legal_moves(&mut moves);
                     if moves.is_empty() {

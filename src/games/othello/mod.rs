@@ -14,11 +14,14 @@ pub mod board;
 pub mod endgame;
 mod eval;
 pub mod ggf;
+pub mod learn;
+pub mod patterns;
 
 use crate::bits::Bits;
 use crate::bits::mix;
 use crate::game::{Game, Outcome, Player, Solved};
 use board::Geo;
+pub use learn::PatternNet;
 
 pub const PASS: u16 = u16::MAX;
 
@@ -28,6 +31,31 @@ pub struct Othello<B: Bits> {
     pub me: B,
     pub opp: B,
     pub black_to_move: bool,
+    /// The learned pattern evaluation (8x8 only); `None`: the hand-written one.
+    pub patterns: Patterns,
+}
+
+/// The pattern weights a position evaluates with (compared by identity).
+#[derive(Clone, Copy, Debug)]
+pub struct Patterns(pub Option<&'static PatternNet>);
+
+impl PartialEq for Patterns {
+    fn eq(&self, other: &Self) -> bool {
+        match (self.0, other.0) {
+            (Some(a), Some(b)) => std::ptr::eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Patterns {}
+
+impl Patterns {
+    /// The weights a new board of side `n` evaluates with.
+    fn default_for(n: u32) -> Patterns {
+        Patterns(if n == 8 { learn::default_net() } else { None })
+    }
 }
 
 /// FEN rows from squares given row by row as `x`, `o` or `-`.
@@ -70,6 +98,7 @@ impl<B: Bits> Othello<B> {
             me: black,
             opp: white,
             black_to_move: true,
+            patterns: Patterns::default_for(n),
         })
     }
 
@@ -248,7 +277,35 @@ impl<B: Bits> Game for Othello<B> {
     }
 
     fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+        match self.patterns.0 {
+            Some(net) if self.geo.n == 8 => net.evaluate(self.me.low64(), self.opp.low64()),
+            _ => eval::evaluate(self),
+        }
+    }
+
+    fn options() -> &'static [crate::game::GameOption] {
+        &[crate::game::GameOption {
+            name: "EvalFile",
+            declaration: "type string default <embedded>",
+        }]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
+        if !name.eq_ignore_ascii_case("EvalFile") {
+            return None;
+        }
+        Some(match value.trim() {
+            "" | "<embedded>" => {
+                self.patterns = Patterns::default_for(self.geo.n);
+                Ok(())
+            }
+            "<none>" => {
+                self.patterns = Patterns(None);
+                Ok(())
+            }
+            _ if self.geo.n != 8 => Err("EvalFile: learned patterns are for the 8x8 board".into()),
+            path => PatternNet::load(path).map(|net| self.patterns = Patterns(Some(net))),
+        })
     }
 
     fn order_score(&self, mv: u16) -> i32 {
@@ -399,6 +456,7 @@ impl<B: Bits> Game for Othello<B> {
             me,
             opp,
             black_to_move,
+            patterns: self.patterns,
         })
     }
 

@@ -1,0 +1,164 @@
+//! The 8x8 pattern evaluation's inputs, after Buro's Logistello: lines of squares whose
+//! configuration (each square empty, the mover's or the opponent's) indexes a learned weight.
+//! Eleven pattern shapes, each placed in all of its distinct images under the board's eight
+//! symmetries (46 instances), instances of one shape sharing one table of `3^len` weights;
+//! and thirteen game phases (`bucket`), each with its own weights.
+//!
+//! Feature index of an instance: `offset[shape] + sum(3^i * state(square_i))`, state 0 empty,
+//! 1 the side to move's disc, 2 the opponent's; the square order of an instance is the shape's
+//! order carried through the symmetry, so a configuration and its mirror image share a weight.
+//! Squares are `r * 8 + c`, row 0 at the top.
+
+use std::sync::OnceLock;
+
+/// The shapes, as (row, column) cells of one canonical placement.
+fn shapes() -> Vec<(&'static str, Vec<(i32, i32)>)> {
+    let row = |r: i32| (0..8).map(|c| (r, c)).collect::<Vec<_>>();
+    let diag = |len: i32| (0..len).map(|i| (i, i + 8 - len)).collect::<Vec<_>>();
+    let mut edge = row(0);
+    edge.extend([(1, 1), (1, 6)]);
+    vec![
+        ("edge+2X", edge),
+        (
+            "corner 2x5",
+            (0..2).flat_map(|r| (0..5).map(move |c| (r, c))).collect(),
+        ),
+        (
+            "corner 3x3",
+            (0..3).flat_map(|r| (0..3).map(move |c| (r, c))).collect(),
+        ),
+        ("row 2", row(1)),
+        ("row 3", row(2)),
+        ("row 4", row(3)),
+        ("diagonal 8", diag(8)),
+        ("diagonal 7", diag(7)),
+        ("diagonal 6", diag(6)),
+        ("diagonal 5", diag(5)),
+        ("diagonal 4", diag(4)),
+    ]
+}
+
+/// The eight symmetries of the square.
+fn transform(t: usize, (r, c): (i32, i32)) -> (i32, i32) {
+    match t {
+        0 => (r, c),
+        1 => (c, 7 - r),
+        2 => (7 - r, 7 - c),
+        3 => (7 - c, r),
+        4 => (r, 7 - c),
+        5 => (c, r),
+        6 => (7 - r, c),
+        _ => (7 - c, 7 - r),
+    }
+}
+
+pub struct Layout {
+    /// Per instance: its table's offset and its squares, in every order a symmetry of the
+    /// board gives them (a shape that is its own mirror image, such as an edge, has two): the
+    /// feature is the smallest index over these orders, so mirror images share weights.
+    pub instances: Vec<(u32, Vec<Vec<u8>>)>,
+    /// Weights per bucket.
+    pub inputs: usize,
+}
+
+pub const BUCKETS: usize = 13;
+/// Weights per bucket (`Layout::inputs`, written out for a constant).
+pub const INPUTS: usize = 2 * 59049 + 19683 + 4 * 6561 + 2187 + 729 + 243 + 81;
+
+/// The bucket of a position with `discs` discs on the board (4..64).
+pub fn bucket(discs: u32) -> usize {
+    ((discs.saturating_sub(4)) / 5).min(BUCKETS as u32 - 1) as usize
+}
+
+pub fn layout() -> &'static Layout {
+    static L: OnceLock<Layout> = OnceLock::new();
+    L.get_or_init(|| {
+        let mut instances = Vec::new();
+        let mut offset = 0u32;
+        for (_, cells) in shapes() {
+            // Group the eight images by the set of squares they cover.
+            let mut groups: Vec<(Vec<u8>, Vec<Vec<u8>>)> = Vec::new();
+            for t in 0..8 {
+                let squares: Vec<u8> = cells
+                    .iter()
+                    .map(|&rc| {
+                        let (r, c) = transform(t, rc);
+                        (r * 8 + c) as u8
+                    })
+                    .collect();
+                let mut set = squares.clone();
+                set.sort_unstable();
+                match groups.iter_mut().find(|(s, _)| *s == set) {
+                    Some((_, orders)) => {
+                        if !orders.contains(&squares) {
+                            orders.push(squares);
+                        }
+                    }
+                    None => groups.push((set, vec![squares])),
+                }
+            }
+            for (_, orders) in groups {
+                instances.push((offset, orders));
+            }
+            offset += 3u32.pow(cells.len() as u32);
+        }
+        Layout {
+            instances,
+            inputs: offset as usize,
+        }
+    })
+}
+
+/// Calls `f` with the feature index of every instance (`me` the side to move's discs).
+#[inline]
+pub fn for_each_feature(me: u64, opp: u64, mut f: impl FnMut(u32)) {
+    for (offset, orders) in &layout().instances {
+        let mut best = u32::MAX;
+        for squares in orders {
+            let mut idx = 0u32;
+            for &sq in squares.iter().rev() {
+                idx = idx * 3 + ((me >> sq) & 1) as u32 + 2 * ((opp >> sq) & 1) as u32;
+            }
+            best = best.min(idx);
+        }
+        f(offset + best);
+    }
+}
+
+/// The feature indices of a position (`me` the side to move's discs).
+pub fn features(me: u64, opp: u64, out: &mut Vec<u32>) {
+    out.clear();
+    for_each_feature(me, opp, |i| out.push(i));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forty_six_instances_and_symmetric_sharing() {
+        let l = layout();
+        assert_eq!(l.instances.len(), 46);
+        assert_eq!(l.inputs, INPUTS);
+        // A position and each of its symmetric images have the same multiset of features.
+        let (me, opp) = (0x0000_0018_0800_0000u64 | 1, 0x0000_0000_1000_0080u64);
+        let image = |t: usize, b: u64| {
+            (0..64)
+                .filter(|s| b >> s & 1 == 1)
+                .map(|s: i32| {
+                    let (r, c) = transform(t, (s / 8, s % 8));
+                    1u64 << (r * 8 + c)
+                })
+                .fold(0, |a, x| a | x)
+        };
+        let mut a = Vec::new();
+        features(me, opp, &mut a);
+        a.sort_unstable();
+        for t in 0..8 {
+            let mut b = Vec::new();
+            features(image(t, me), image(t, opp), &mut b);
+            b.sort_unstable();
+            assert_eq!(a, b, "symmetry {t}");
+        }
+    }
+}
