@@ -291,12 +291,15 @@ pub fn run<G: Learn>(
                     for (k, v) in &cfg.options {
                         let _ = engine.set_option(k, Some(v));
                     }
+                    // Games start from the engine's position, which carries the options
+                    // (an evaluation set by EvalFile), not from the bare `start`.
+                    let start = engine.position().clone();
                     while !failed.load(Relaxed) {
                         let index = next.fetch_add(1, Relaxed);
                         if index >= cfg.games {
                             break;
                         }
-                        let done = play_game(&mut engine, start, cfg, index);
+                        let done = play_game(&mut engine, &start, cfg, index);
                         if tx.send(done).is_err() {
                             break;
                         }
