@@ -8,7 +8,7 @@
 //! late-move pruning that need no scale.
 
 use super::history::{NO_CONT, bonus, gravity};
-use super::tt::Bound;
+use super::tt::{Bound, TtEntry};
 use super::worker::{NO_EVAL, Worker, outcome_score};
 use super::{INF, MATE, MATE_BOUND, MAX_PLY, Score};
 use crate::game::Game;
@@ -156,18 +156,7 @@ impl<G: Game> Worker<'_, G> {
         } else {
             raw = entry.map_or_else(|| pos.evaluate(), |e| e.eval);
             let corrected = self.corrected(pos, raw);
-            let mut eval = corrected;
-            if let Some(e) = entry
-                && e.score.abs() < MATE_BOUND
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score > eval,
-                    Bound::Upper => e.score < eval,
-                }
-            {
-                eval = e.score;
-            }
-            (corrected, eval)
+            (corrected, refine_by_entry(corrected, entry.as_ref()))
         };
         self.stack[ply + 2].eval = static_eval;
         let improving = static_eval != NO_EVAL
@@ -573,17 +562,7 @@ impl<G: Game> Worker<'_, G> {
             best = -INF;
         } else {
             raw = entry.map_or_else(|| pos.evaluate(), |e| e.eval);
-            let mut stand = self.corrected(pos, raw);
-            if let Some(e) = entry
-                && e.score.abs() < MATE_BOUND
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score > stand,
-                    Bound::Upper => e.score < stand,
-                }
-            {
-                stand = e.score;
-            }
+            let stand = refine_by_entry(self.corrected(pos, raw), entry.as_ref());
             if stand >= beta {
                 self.moves[ply] = moves;
                 return stand;
@@ -654,4 +633,22 @@ struct Node {
     key: u64,
     tt: Option<super::tt::TtEntry>,
     excluded: u16,
+}
+
+/// A static evaluation sharpened by a table entry whose bound says the true score lies beyond
+/// it (an exact score replaces it); mate scores are left out.
+fn refine_by_entry(eval: Score, entry: Option<&TtEntry>) -> Score {
+    match entry {
+        Some(e)
+            if e.score.abs() < MATE_BOUND
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score > eval,
+                    Bound::Upper => e.score < eval,
+                } =>
+        {
+            e.score
+        }
+        _ => eval,
+    }
 }
