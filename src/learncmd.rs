@@ -94,6 +94,9 @@ pub struct TrainArgs {
     /// Use at most this many positions per epoch (0: all).
     #[arg(long, default_value_t = 0)]
     pub limit: usize,
+    /// Weight decay per step, as a share of the learning rate (AdamW; 0: none).
+    #[arg(long, default_value_t = 0.0)]
+    pub decay: f32,
 }
 
 fn read_book<G: Game>(start: &G, path: &Option<PathBuf>) -> Result<Vec<String>, String> {
@@ -239,6 +242,7 @@ pub fn train<G: Learn, F: Features<G>>(a: &TrainArgs) -> Result<(), String> {
         seed: a.seed,
         init: a.init.clone(),
         limit: a.limit,
+        decay: a.decay,
     };
     train::run::<G, F>(&cfg, &|line| eprintln!("{line}"))?;
     say!("wrote {}", a.out.display());

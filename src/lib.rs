@@ -8,6 +8,7 @@ pub mod engine;
 pub mod game;
 pub mod games;
 pub mod learn;
+pub mod memory;
 pub mod perft;
 pub mod play;
 pub mod protocol;

@@ -20,7 +20,7 @@
 //! game is trained on. The network written is the one of the epoch with the lowest held-out
 //! loss (rewritten whenever an epoch improves on it).
 
-use super::format::Data;
+use super::format::{Data, FLAG_EXACT};
 use super::network::{Network, QA, QB, SCALE, linear_q};
 use super::rng::Rng;
 use super::{Features, Learn};
@@ -43,6 +43,9 @@ pub struct Config {
     pub init: Option<PathBuf>,
     /// Stop after this many training positions per epoch (0: all).
     pub limit: usize,
+    /// Decoupled weight decay (AdamW): each step shrinks every weight by `lr * decay` of
+    /// itself, so that weights the data rarely touches stay near zero.
+    pub decay: f32,
 }
 
 const CLIP: f32 = 1.98;
@@ -362,6 +365,32 @@ fn evaluate<G: Learn, F: Features<G>>(
     total / set.len() as f64
 }
 
+/// A margin model's mean absolute error in label units (discs) against the label, over
+/// `set` and over its exactly labelled (solver) positions: (all, exact, exact count).
+fn margin_errors<G: Learn, F: Features<G>>(
+    m: &Model,
+    data: &Data,
+    set: &[u32],
+) -> (f64, f64, usize) {
+    let (mut all, mut exact, mut n_exact) = (0.0f64, 0.0f64, 0usize);
+    let mut ex = Example::default();
+    let mut acc = vec![0.0; 2 * m.hidden];
+    for &i in set {
+        example::<G, F>(data, i as usize, 1.0, &mut ex);
+        let err = (forward(m, &ex, &mut acc) - ex.target).abs() as f64;
+        all += err;
+        if data.record(i as usize).flags & FLAG_EXACT != 0 {
+            exact += err;
+            n_exact += 1;
+        }
+    }
+    (
+        all / set.len().max(1) as f64,
+        exact / n_exact.max(1) as f64,
+        n_exact,
+    )
+}
+
 /// Trains and writes the network; `report` receives one line per epoch (and the set sizes).
 pub fn run<G: Learn, F: Features<G>>(
     cfg: &Config,
@@ -506,7 +535,7 @@ pub fn run<G: Learn, F: Features<G>>(
                 am[i] = b1a * am[i] + (1.0 - b1a) * g;
                 av[i] = b2a * av[i] + (1.0 - b2a) * g * g;
                 let upd = lr * (am[i] / c1) / ((av[i] / c2).sqrt() + 1e-8);
-                let v = m.p[i] - upd;
+                let v = m.p[i] - upd - lr * cfg.decay * m.p[i];
                 // Everything but the output bias must quantise into i16.
                 m.p[i] = if i >= b2_start {
                     v
@@ -520,8 +549,14 @@ pub fn run<G: Learn, F: Features<G>>(
         }
         let train_loss = loss / used as f64;
         let held_loss = evaluate::<G, F>(&m, &data, &held, cfg.lambda, threads);
+        let errors = if G::MARGIN_UNIT > 0 && !held.is_empty() {
+            let (all, exact, n) = margin_errors::<G, F>(&m, &data, &held);
+            format!(", held-out error {all:.2} (solver-labelled: {exact:.2} over {n})")
+        } else {
+            String::new()
+        };
         report(&format!(
-            "epoch {epoch}/{}: train loss {train_loss:.6}, held-out loss {held_loss:.6}, lr {lr:.5}, {:.1} s",
+            "epoch {epoch}/{}: train loss {train_loss:.6}, held-out loss {held_loss:.6}{errors}, lr {lr:.5}, {:.1} s",
             cfg.epochs,
             began.elapsed().as_secs_f64()
         ));

@@ -1,4 +1,4 @@
-//! Exact Othello endgame solver: the final disc margin for the side to move with perfect play
+//! Exact Othello endgame solver (boards other than 8x8, which `endgame8` solves): the final disc margin for the side to move with perfect play
 //! (empty squares count for the winner), and a best move.
 //!
 //! Negamax alpha-beta on (me, opp) bit sets with principal-variation null windows; moves
@@ -24,29 +24,33 @@ const ORDER_MIN_EMPTIES: u32 = 6;
 const TABLE_BITS: u32 = 22;
 
 pub struct Table {
-    slots: Vec<(AtomicU64, AtomicU64)>,
+    /// Two words a slot (`key ^ data`, `data`) from `base` (a 2 MiB boundary, huge pages).
+    words: Vec<AtomicU64>,
+    base: usize,
 }
 
 impl Table {
     fn new() -> Table {
-        let t = Table {
-            slots: (0..1usize << TABLE_BITS)
-                .map(|_| (AtomicU64::new(0), AtomicU64::new(0)))
-                .collect(),
-        };
-        t.clear();
-        t
+        let (words, base) = crate::memory::huge_zeroed(2 << TABLE_BITS, false)
+            .unwrap_or_else(|| std::process::abort());
+        Table { words, base }
     }
     pub fn clear(&self) {
-        for (k, d) in &self.slots {
-            k.store(0, Relaxed);
-            d.store(0, Relaxed);
+        for w in &self.words[self.base..] {
+            w.store(0, Relaxed);
         }
     }
-    fn get(&self, key: u64) -> Option<(i32, i32, u16)> {
-        let (k, d) = &self.slots[(key >> (64 - TABLE_BITS)) as usize];
-        let data = d.load(Relaxed);
-        if data == 0 || k.load(Relaxed) ^ data != key {
+    fn slot(&self, key: u64) -> usize {
+        self.base + 2 * (key >> (64 - TABLE_BITS)) as usize
+    }
+    /// Starts loading the slot of `key` (a hint).
+    pub(super) fn prefetch(&self, key: u64) {
+        crate::memory::prefetch(&self.words[self.slot(key)]);
+    }
+    pub(super) fn get(&self, key: u64) -> Option<(i32, i32, u16)> {
+        let i = self.slot(key);
+        let data = self.words[i + 1].load(Relaxed);
+        if data == 0 || self.words[i].load(Relaxed) ^ data != key {
             return None;
         }
         Some((
@@ -55,11 +59,14 @@ impl Table {
             (data >> 32) as u16,
         ))
     }
-    fn put(&self, key: u64, lower: i32, upper: i32, best: u16, empties: u32) {
-        let (k, d) = &self.slots[(key >> (64 - TABLE_BITS)) as usize];
+    pub(super) fn put(&self, key: u64, lower: i32, upper: i32, best: u16, empties: u32) {
+        let i = self.slot(key);
         // Depth-preferred: a deeper subtree's entry gives way only to one nearly as deep.
-        let old = d.load(Relaxed);
-        if old != 0 && k.load(Relaxed) ^ old != key && ((old >> 48) & 0xff) as u32 > empties + 2 {
+        let old = self.words[i + 1].load(Relaxed);
+        if old != 0
+            && self.words[i].load(Relaxed) ^ old != key
+            && ((old >> 48) & 0xff) as u32 > empties + 2
+        {
             return;
         }
         let data = (lower as i16 as u16 as u64)
@@ -67,8 +74,8 @@ impl Table {
             | ((best as u64) << 32)
             | ((empties.min(255) as u64) << 48)
             | (1 << 63);
-        k.store(key ^ data, Relaxed);
-        d.store(data, Relaxed);
+        self.words[i].store(key ^ data, Relaxed);
+        self.words[i + 1].store(data, Relaxed);
     }
 }
 
@@ -327,6 +334,11 @@ fn quadrants<B: Bits>(g: &Geo<B>) -> [B; 4] {
 /// Solves `pos` exactly; `None` if `abort` returned true first or the game is over.
 pub fn solve<B: Bits>(pos: &Othello<B>, abort: &dyn Fn() -> bool) -> Option<SolveResult> {
     let g = pos.geo;
+    if g.n == 8 {
+        return super::endgame8::solve(pos.me.low64(), pos.opp.low64(), table(), abort)
+            .ok()
+            .flatten();
+    }
     let mut s = Solver {
         g,
         total: g.all.count() as i32,

@@ -14,6 +14,9 @@ use crate::learn::{Features, Learn};
 /// The learned pattern weights, as the engine evaluates with them.
 pub struct PatternNet {
     net: Network,
+    /// `net.w1` with both indices of a self-symmetric configuration filled (`unfold`), per
+    /// bucket.
+    full: Vec<i16>,
 }
 
 impl std::fmt::Debug for PatternNet {
@@ -41,7 +44,8 @@ impl PatternNet {
                 patterns::BUCKETS
             ));
         }
-        Ok(PatternNet { net })
+        let full = net.w1.chunks(l.inputs).flat_map(patterns::unfold).collect();
+        Ok(PatternNet { net, full })
     }
 
     pub fn load(path: &str) -> Result<&'static PatternNet, String> {
@@ -52,11 +56,26 @@ impl PatternNet {
 
     /// The evaluation in hundredths of a disc, from the side to move (`me`).
     pub fn evaluate(&self, me: u64, opp: u64) -> i32 {
-        let bucket = patterns::bucket((me | opp).count_ones());
-        let w = &self.net.w1[bucket * self.net.inputs..(bucket + 1) * self.net.inputs];
-        let mut sum = self.net.b2[bucket];
-        patterns::for_each_feature(me, opp, |f| sum += w[f as usize] as i32);
-        sum * 100 / QL
+        let (b, lower) = patterns::phase((me | opp).count_ones());
+        let n = self.net.inputs;
+        let w = &self.full[b * n..(b + 1) * n];
+        let mut sum = self.net.b2[b];
+        if lower == patterns::PHASE_STEP {
+            for (offset, orders) in &patterns::layout().instances {
+                sum += w[(offset + patterns::index(me, opp, &orders[0])) as usize] as i32;
+            }
+            return sum * 100 / QL;
+        }
+        let up = &self.full[(b + 1) * n..(b + 2) * n];
+        let mut sum_up = self.net.b2[b + 1];
+        for (offset, orders) in &patterns::layout().instances {
+            let i = (offset + patterns::index(me, opp, &orders[0])) as usize;
+            sum += w[i] as i32;
+            sum_up += up[i] as i32;
+        }
+        let mixed =
+            sum as i64 * lower as i64 + sum_up as i64 * (patterns::PHASE_STEP - lower) as i64;
+        (mixed * 100 / (QL * patterns::PHASE_STEP) as i64) as i32
     }
 }
 
@@ -135,6 +154,72 @@ impl Features<Othello<u64>> for PatternInputs {
 
     fn bucket(packed: &[u8]) -> (usize, f32) {
         let (me, opp) = words(packed);
-        (patterns::bucket((me | opp).count_ones()), 1.0)
+        let (b, lower) = patterns::phase((me | opp).count_ones());
+        (b, lower as f32 / patterns::PHASE_STEP as f32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::rng::Rng;
+
+    /// The engine's evaluation (first square order per instance, unfolded tables, two phases
+    /// mixed in integers) equals the trainer's model: the canonical features' weights, mixed
+    /// by the float share of `PatternInputs::bucket`.
+    #[test]
+    fn unfolded_evaluation_equals_the_trained_model() {
+        let l = patterns::layout();
+        let mut rng = Rng::new(7);
+        let w1: Vec<i16> = (0..l.inputs * patterns::BUCKETS)
+            .map(|_| rng.below(2001) as i16 - 1000)
+            .collect();
+        let net = Network {
+            game: "othello".into(),
+            inputs: l.inputs,
+            hidden: 0,
+            buckets: patterns::BUCKETS,
+            w1: w1.clone(),
+            b1: Vec::new(),
+            w2: Vec::new(),
+            b2: (0..patterns::BUCKETS as i32)
+                .map(|b| 300 * b - 1000)
+                .collect(),
+        };
+        let pn = PatternNet::from_bytes(&net.to_bytes()).expect("a valid pattern net");
+        let mut feats = Vec::new();
+        for _ in 0..2000 {
+            // A random position: each square empty, the mover's or the opponent's.
+            let (mut me, mut opp) = (0u64, 0u64);
+            let fill = rng.below(61) as u64;
+            for sq in 0..64 {
+                if (rng.below(64) as u64) < fill {
+                    if rng.below(2) == 0 {
+                        me |= 1 << sq;
+                    } else {
+                        opp |= 1 << sq;
+                    }
+                }
+            }
+            let mut packed = [0u8; 17];
+            packed[..8].copy_from_slice(&me.to_le_bytes());
+            packed[8..16].copy_from_slice(&opp.to_le_bytes());
+            let (b, share) = PatternInputs::bucket(&packed);
+            PatternInputs::features(&packed, &mut feats, &mut Vec::new());
+            let sum = |b: usize| {
+                net.b2[b] as f64
+                    + feats
+                        .iter()
+                        .map(|&f| w1[b * l.inputs + f as usize] as f64)
+                        .sum::<f64>()
+            };
+            let mut model = share as f64 * sum(b);
+            if share < 1.0 {
+                model += (1.0 - share as f64) * sum(b + 1);
+            }
+            let expected = model * 100.0 / QL as f64;
+            let got = pn.evaluate(me, opp) as f64;
+            assert!((got - expected).abs() <= 1.0, "{got} against {expected}");
+        }
     }
 }

@@ -12,6 +12,7 @@
 
 pub mod board;
 pub mod endgame;
+pub mod endgame8;
 mod eval;
 pub mod ggf;
 pub mod learn;

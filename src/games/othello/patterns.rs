@@ -2,12 +2,17 @@
 //! configuration (each square empty, the mover's or the opponent's) indexes a learned weight.
 //! Eleven pattern shapes, each placed in all of its distinct images under the board's eight
 //! symmetries (46 instances), instances of one shape sharing one table of `3^len` weights;
-//! and thirteen game phases (`bucket`), each with its own weights.
+//! and nine game phases (`phase`), each with its own weights.
 //!
 //! Feature index of an instance: `offset[shape] + sum(3^i * state(square_i))`, state 0 empty,
 //! 1 the side to move's disc, 2 the opponent's; the square order of an instance is the shape's
 //! order carried through the symmetry, so a configuration and its mirror image share a weight.
 //! Squares are `r * 8 + c`, row 0 at the top.
+//!
+//! Phases: weight sets at `BUCKETS` nodes every 7.5 discs from 4 to 64 discs; a position's
+//! evaluation mixes the two nodes around its disc count linearly (`phase`), so that each set
+//! learns from the positions of two phase intervals and the evaluation has no step between
+//! phases.
 
 use std::sync::OnceLock;
 
@@ -61,13 +66,22 @@ pub struct Layout {
     pub inputs: usize,
 }
 
-pub const BUCKETS: usize = 13;
+pub const BUCKETS: usize = 9;
+/// A phase interval's width in half discs (7.5 discs).
+pub const PHASE_STEP: i32 = 15;
 /// Weights per bucket (`Layout::inputs`, written out for a constant).
 pub const INPUTS: usize = 2 * 59049 + 19683 + 4 * 6561 + 2187 + 729 + 243 + 81;
 
-/// The bucket of a position with `discs` discs on the board (4..64).
-pub fn bucket(discs: u32) -> usize {
-    ((discs.saturating_sub(4)) / 5).min(BUCKETS as u32 - 1) as usize
+/// The phase of a position with `discs` discs on the board (4..64): the lower node's bucket
+/// and its weight out of `PHASE_STEP` (the rest is bucket + 1's; the last node weighs it all).
+pub fn phase(discs: u32) -> (usize, i32) {
+    let t = (discs.clamp(4, 64) as i32 - 4) * 2;
+    let b = (t / PHASE_STEP) as usize;
+    if b >= BUCKETS - 1 {
+        (BUCKETS - 1, PHASE_STEP)
+    } else {
+        (b, PHASE_STEP - t % PHASE_STEP)
+    }
 }
 
 pub fn layout() -> &'static Layout {
@@ -113,16 +127,53 @@ pub fn layout() -> &'static Layout {
 #[inline]
 pub fn for_each_feature(me: u64, opp: u64, mut f: impl FnMut(u32)) {
     for (offset, orders) in &layout().instances {
-        let mut best = u32::MAX;
-        for squares in orders {
-            let mut idx = 0u32;
-            for &sq in squares.iter().rev() {
-                idx = idx * 3 + ((me >> sq) & 1) as u32 + 2 * ((opp >> sq) & 1) as u32;
-            }
-            best = best.min(idx);
-        }
+        let best = orders.iter().map(|o| index(me, opp, o)).min().unwrap_or(0);
         f(offset + best);
     }
+}
+
+/// The ternary index of `squares` (the first square the lowest digit).
+#[inline]
+pub fn index(me: u64, opp: u64, squares: &[u8]) -> u32 {
+    let mut idx = 0u32;
+    for &sq in squares.iter().rev() {
+        idx = idx * 3 + ((me >> sq) & 1) as u32 + 2 * ((opp >> sq) & 1) as u32;
+    }
+    idx
+}
+
+/// The weight tables of one phase with every index filled: a shape that is its own mirror
+/// image is trained at the smaller of a configuration's two indices only (`for_each_feature`);
+/// here both indices carry that weight, so that evaluation reads each instance in its first
+/// square order alone.
+pub fn unfold(weights: &[i16]) -> Vec<i16> {
+    let mut full = weights.to_vec();
+    let mut done = Vec::new();
+    for (offset, orders) in &layout().instances {
+        if orders.len() < 2 || done.contains(offset) {
+            continue;
+        }
+        done.push(*offset);
+        let k = orders[0].len() as u32;
+        for raw in 0..3u32.pow(k) {
+            let (mut me, mut opp, mut r) = (0u64, 0u64, raw);
+            for &sq in &orders[0] {
+                match r % 3 {
+                    1 => me |= 1 << sq,
+                    2 => opp |= 1 << sq,
+                    _ => {}
+                }
+                r /= 3;
+            }
+            let canonical = orders
+                .iter()
+                .map(|o| index(me, opp, o))
+                .min()
+                .unwrap_or(raw);
+            full[(offset + raw) as usize] = weights[(offset + canonical) as usize];
+        }
+    }
+    full
 }
 
 /// The feature indices of a position (`me` the side to move's discs).

@@ -42,7 +42,7 @@ impl Table {
         let mb = mb.clamp(1, 1 << 20);
         let buckets = (mb << 20) / 32;
         let bits = (usize::BITS - 1 - buckets.leading_zeros()).max(10);
-        let (words, base) = huge_zeroed(4usize << bits, fallible)
+        let (words, base) = crate::memory::huge_zeroed(4usize << bits, fallible)
             .ok_or_else(|| format!("cannot allocate a {mb} MiB table"))?;
         Ok(Table {
             words,
@@ -75,15 +75,7 @@ impl Table {
     /// Starts loading the bucket of `key` into the cache (a hint; no effect on results).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.words[self.bucket(key)].as_ptr() as *const i8;
-            // SAFETY: a prefetch is only a hint: it never faults, reads nothing into the
-            // program and `p` points into the table anyway.
-            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::memory::prefetch(&self.words[self.bucket(key)]);
     }
 
     pub fn get(&self, key: u64) -> Option<bool> {
@@ -111,37 +103,6 @@ impl Table {
         self.words[e].store(key ^ data, Relaxed);
         self.words[e + 1].store(data, Relaxed);
     }
-}
-
-const HUGE: usize = 2 << 20;
-
-/// `n` zeroed words starting at a 2 MiB boundary (the vector and the index of the first).
-/// On Linux the range is marked for transparent huge pages before it is first touched. With
-/// `fallible`, `None` when the memory cannot be reserved.
-fn huge_zeroed(n: usize, fallible: bool) -> Option<(Vec<AtomicU64>, usize)> {
-    let extra = HUGE / 8;
-    let mut v: Vec<AtomicU64> = Vec::new();
-    if fallible {
-        v.try_reserve_exact(n + extra).ok()?;
-    } else {
-        v.reserve_exact(n + extra);
-    }
-    let addr = v.as_ptr() as usize;
-    let base = (addr.next_multiple_of(HUGE) - addr) / 8;
-    #[cfg(target_os = "linux")]
-    if n * 8 >= HUGE {
-        // SAFETY: the range lies inside the vector's allocation (capacity n + extra words,
-        // base < extra), and MADV_HUGEPAGE only changes how the kernel backs it.
-        unsafe {
-            libc::madvise(
-                v.as_mut_ptr().add(base) as *mut libc::c_void,
-                n * 8 / HUGE * HUGE,
-                libc::MADV_HUGEPAGE,
-            );
-        }
-    }
-    v.extend((0..n + extra).map(|_| AtomicU64::new(0)));
-    Some((v, base))
 }
 
 #[cfg(test)]
