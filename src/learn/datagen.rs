@@ -155,7 +155,7 @@ fn play_game<G: Learn>(
         let mut exact = None;
         if G::EXACT_FROM > 0 && pos.empties() <= G::EXACT_FROM {
             let deadline = Instant::now() + Duration::from_millis(cfg.exact_ms);
-            exact = pos.solve(&|| Instant::now() >= deadline);
+            exact = pos.solve_for_data(&|| Instant::now() >= deadline);
         }
         let (best, score, is_exact) = match exact {
             Some(s) => (s.best, s.score, true),

@@ -59,6 +59,12 @@ pub trait Learn: Game {
     fn empties(&self) -> u32 {
         u32::MAX
     }
+    /// The exact solve that labels a position (and picks the move played): the game's
+    /// solver, with a best move that must depend on the position alone (not on what a shared
+    /// table held), so that data is the same whatever `--threads`.
+    fn solve_for_data(&self, abort: &dyn Fn() -> bool) -> Option<crate::game::Solved<Self::Move>> {
+        self.solve(abort)
+    }
 
     /// Search units per label unit where the label is a margin (Othello: 100 per disc): the
     /// model then predicts the margin (squared error in label units). 0: the label is a

@@ -333,9 +333,19 @@ fn quadrants<B: Bits>(g: &Geo<B>) -> [B; 4] {
 
 /// Solves `pos` exactly; `None` if `abort` returned true first or the game is over.
 pub fn solve<B: Bits>(pos: &Othello<B>, abort: &dyn Fn() -> bool) -> Option<SolveResult> {
+    solve_with(pos, false, abort)
+}
+
+/// `solve`; with `canonical` the best move is the first in square order that reaches the
+/// margin (on 8x8: a choice independent of the table's contents, for self-play data).
+pub fn solve_with<B: Bits>(
+    pos: &Othello<B>,
+    canonical: bool,
+    abort: &dyn Fn() -> bool,
+) -> Option<SolveResult> {
     let g = pos.geo;
     if g.n == 8 {
-        return super::endgame8::solve(pos.me.low64(), pos.opp.low64(), table(), abort)
+        return super::endgame8::solve(pos.me.low64(), pos.opp.low64(), table(), canonical, abort)
             .ok()
             .flatten();
     }

@@ -7,7 +7,7 @@
 //! (u64), then 1 if Black is to move, else 0.
 
 use super::{Othello, patterns};
-use crate::game::Outcome;
+use crate::game::{Outcome, Solved};
 use crate::learn::network::{Network, QL};
 use crate::learn::{Features, Learn};
 
@@ -134,6 +134,10 @@ impl Learn for Othello<u64> {
 
     fn empties(&self) -> u32 {
         Othello::empties(self)
+    }
+
+    fn solve_for_data(&self, abort: &dyn Fn() -> bool) -> Option<Solved<u16>> {
+        self.solve_exact(true, abort)
     }
 }
 

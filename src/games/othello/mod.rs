@@ -542,10 +542,22 @@ impl<B: Bits> Game for Othello<B> {
     }
 
     fn solve(&self, abort: &dyn Fn() -> bool) -> Option<Solved<u16>> {
+        self.solve_exact(false, abort)
+    }
+}
+
+impl<B: Bits> Othello<B> {
+    /// The exact solver from `AUTO_EMPTIES` empties down, as the search reports it;
+    /// `canonical`: see `endgame::solve_with`.
+    pub(crate) fn solve_exact(
+        &self,
+        canonical: bool,
+        abort: &dyn Fn() -> bool,
+    ) -> Option<Solved<u16>> {
         if self.empties() > endgame::AUTO_EMPTIES {
             return None;
         }
-        let r = endgame::solve(self, abort)?;
+        let r = endgame::solve_with(self, canonical, abort)?;
         Some(Solved {
             score: r.margin * 100,
             best: r.best,
