@@ -10,6 +10,7 @@ use super::{Othello, patterns};
 use crate::game::{Outcome, Solved};
 use crate::learn::network::{Network, QL};
 use crate::learn::{Features, Learn};
+use std::sync::OnceLock;
 
 /// The learned pattern weights, as the engine evaluates with them.
 pub struct PatternNet {
@@ -79,9 +80,15 @@ impl PatternNet {
     }
 }
 
-/// The weights a new 8x8 board evaluates with: none until they are embedded.
+/// The weights a new 8x8 board evaluates with: the embedded ones (`weights/othello-patterns.bin`,
+/// made by the commands in protocol/learning.md).
 pub fn default_net() -> Option<&'static PatternNet> {
-    None
+    static EMBEDDED: OnceLock<Option<PatternNet>> = OnceLock::new();
+    EMBEDDED
+        .get_or_init(|| {
+            PatternNet::from_bytes(include_bytes!("../../../weights/othello-patterns.bin")).ok()
+        })
+        .as_ref()
 }
 
 fn words(packed: &[u8]) -> (u64, u64) {
@@ -225,5 +232,16 @@ mod tests {
             let got = pn.evaluate(me, opp) as f64;
             assert!((got - expected).abs() <= 1.0, "{got} against {expected}");
         }
+    }
+
+    /// The embedded weights load, and a new 8x8 board evaluates with them.
+    #[test]
+    fn embedded_weights_load() {
+        let net = default_net().expect("weights/othello-patterns.bin is a valid pattern file");
+        assert_eq!(net.net.inputs, patterns::layout().inputs);
+        let start = 0x0000_0008_1000_0000u64;
+        let other = 0x0000_0010_0800_0000u64;
+        // Symmetric start: both sides see the same position up to colours.
+        assert_eq!(net.evaluate(start, other), net.evaluate(other, start));
     }
 }
