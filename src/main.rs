@@ -170,7 +170,8 @@ enum Cmd {
         /// (`tabula solve --game connect4 --book 10 > src/games/connect4/book.txt`).
         #[arg(long, value_name = "PLIES")]
         book: Option<u32>,
-        /// Threads for --book and for Domineering (1..256).
+        /// Threads for --book, for Domineering and for Othello (1..256; compare with a
+        /// one-thread solver at --threads 1).
         #[arg(long, default_value_t = 2,
               value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
         threads: usize,
@@ -391,7 +392,7 @@ fn run(mut cli: Cli) -> Result<(), String> {
                     hash
                 ))
             }
-            GameKind::Othello => solve::othello(Othello::<u64>::new(8)?, file.as_deref()),
+            GameKind::Othello => solve::othello(Othello::<u64>::new(8)?, file.as_deref(), threads),
             GameKind::Chess => Err(
                 "solve: chess has no exact solver; use --game connect4, othello or domineering"
                     .into(),

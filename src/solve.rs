@@ -182,6 +182,7 @@ pub fn domineering<B: tabula::bits::Bits>(
 pub fn othello(
     start: tabula::games::othello::Othello<u64>,
     file: Option<&std::path::Path>,
+    threads: usize,
 ) -> Result<(), String> {
     use tabula::game::Game;
     let reader: Box<dyn BufRead> = match file {
@@ -214,7 +215,8 @@ pub fn othello(
             .and_then(|v| v.trim().trim_start_matches('+').parse().ok());
         tabula::games::othello::endgame::table().clear();
         let t = Instant::now();
-        let Some(r) = tabula::games::othello::endgame::solve(&pos, &|| false) else {
+        let Some(r) = tabula::games::othello::endgame::solve_threads(&pos, threads, &|| false)
+        else {
             eprintln!("line {}: the game is already over", i + 1);
             errors += 1;
             continue;

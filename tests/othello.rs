@@ -106,6 +106,26 @@ fn endgame_scores_match_ffo() {
     }
 }
 
+/// The same scores from the multi-threaded solver (threads sharing the table, each from an
+/// empty table), and a best move that reaches them.
+#[test]
+fn endgame_scores_match_ffo_threaded() {
+    let start = Othello::<u64>::new(8).unwrap();
+    for threads in [2, 3] {
+        for &(obf, what, score) in FFO {
+            let pos = start.parse_obf(obf).unwrap();
+            endgame::table().clear();
+            let r = endgame::solve_threads(&pos, threads, &|| false).unwrap();
+            assert_eq!(r.margin, score, "{what}, {threads} threads");
+            let mut child = pos.clone();
+            child.play(r.best);
+            endgame::table().clear();
+            let reply = endgame::solve(&child, &|| false).unwrap();
+            assert_eq!(-reply.margin, score, "{what}, {threads} threads: best move");
+        }
+    }
+}
+
 /// A plain reference: a 2D grid, walking the eight directions square by square.
 fn reference_moves<B: Bits>(p: &Othello<B>) -> Vec<(u16, Vec<u32>)> {
     let n = p.geo.n as i32;

@@ -372,3 +372,79 @@ fn openbench_reads_the_chess_bench() {
     assert!(nps.is_some_and(|n| n > 0), "{text}");
     assert_eq!(read().0, nodes, "the bench is deterministic");
 }
+
+/// `tabula match` drives GRhino (Debian's `grhino` package: `gtp-rhino`, an Othello engine that
+/// speaks GTP) from openings given as positions: GRhino against itself at two levels (each
+/// told the other's moves and passes; it refuses `play white pass` and passes on its own), and
+/// tabula against it. Every game is replayed with tabula's rules and must end by them, with
+/// no problem reported. `TABULA_GTP_RHINO` may point to another build.
+#[test]
+fn tabula_match_drives_gtp_rhino() {
+    let rhino = std::env::var_os("TABULA_GTP_RHINO")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/games/gtp-rhino"));
+    if !rhino.is_file() {
+        eprintln!(
+            "gtp-rhino: not found at {} (apt-get install grhino, or set TABULA_GTP_RHINO): test skipped",
+            rhino.display()
+        );
+        return;
+    }
+    let dir = scratch("gtp-rhino");
+    let book = dir.join("openings.txt");
+    // Two 6-ply openings; from both, GRhino's levels 1 and 2 reach endings with passes.
+    std::fs::write(
+        &book,
+        "8/2x5/3x4/2xox3/2ooo3/1o6/o7/8 x\n8/8/2x5/3xoo2/3xo3/2xxo3/4o3/8 x\n",
+    )
+    .expect("openings");
+    let rhino_at = |level: u32, name: &str| {
+        format!(
+            "name={name} cmd={} args='-l {level}' proto=gtp st=30",
+            rhino.display()
+        )
+    };
+    let start = Othello::<u64>::new(8).expect("8x8");
+    for (tag, a, b, games) in [
+        ("levels", rhino_at(1, "rhino-1"), rhino_at(2, "rhino-2"), 4),
+        (
+            "tabula",
+            format!("name=tabula cmd={TABULA} args='--game othello'"),
+            rhino_at(1, "rhino-1"),
+            4,
+        ),
+    ] {
+        let records = dir.join(format!("{tag}.txt"));
+        let (ok, out) = run(
+            Command::new(TABULA)
+                .args(["--game", "othello", "match", "--movetime", "50"])
+                .args(["--engine", &a, "--engine", &b])
+                .args(["--games", &games.to_string(), "--openings"])
+                .arg(&book)
+                .arg("--records")
+                .arg(&records),
+            Duration::from_secs(300),
+            &format!("gtp-rhino {tag}"),
+        );
+        assert!(ok, "match {tag} failed:\n{out}");
+        assert!(!out.contains("problem"), "match {tag}:\n{out}");
+        let text = std::fs::read_to_string(&records).unwrap_or_default();
+        let played = cutegames_games(&text);
+        assert_eq!(played.len(), games, "{tag}: games in\n{text}");
+        for (i, (tags, moves)) in played.iter().enumerate() {
+            let what = format!("gtp-rhino {tag} game {}", i + 1);
+            let fen = tag_value(tags, "FEN").expect("FEN tag");
+            let result = tag_value(tags, "Result").expect("Result tag");
+            let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+            check_record(&start, fen, &moves, result, &what);
+        }
+        if tag == "levels" {
+            assert!(
+                played.iter().any(|(_, m)| m.iter().any(|x| x == "0000")),
+                "no game passed:\n{text}"
+            );
+        }
+        eprintln!("gtp-rhino {tag}: {games} games played to the end");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,6 +1,7 @@
 //! One engine as a child process: its specification (`name=A cmd=PATH args="..."
-//! option.Hash=64 proto=uci|ugi`), the process with a reader thread turning its stdout into
-//! lines on a channel, the handshake, and a kill that always reaps it.
+//! option.Hash=64 proto=uci|ugi|gtp st=0.2`), the process with a reader thread turning its
+//! stdout into lines on a channel, the handshake, GTP's command/response exchange, and a kill
+//! that always reaps it.
 //!
 //! Invariant: every wait has a deadline; a child that misses one is killed, never waited on.
 
@@ -9,10 +10,14 @@ use std::process::{Child as Proc, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+use super::referee::Limit;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Proto {
     Uci,
     Ugi,
+    /// The Go Text Protocol as Othello engines speak it (`play black d3`, `genmove white`).
+    Gtp,
 }
 
 #[derive(Clone, Debug)]
@@ -22,6 +27,8 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     pub options: Vec<(String, String)>,
     pub proto: Option<Proto>,
+    /// This engine's own limit (`tc=`, `st=`, `depth=`, `nodes=`), instead of the match's.
+    pub limit: Option<Limit>,
 }
 
 /// Splits on whitespace, keeping "double" or 'single' quoted runs together.
@@ -60,7 +67,8 @@ pub fn split_quoted(s: &str) -> Result<Vec<String>, String> {
 }
 
 impl EngineSpec {
-    /// Parses `name=A cmd=PATH args="-x 1" option.Hash=64 proto=ugi`.
+    /// Parses `name=A cmd=PATH args="-x 1" option.Hash=64 proto=ugi st=0.5` (`tc=10+0.1`,
+    /// `st=SECONDS`, `depth=N`, `nodes=N`: this engine's own limit).
     pub fn parse(text: &str) -> Result<EngineSpec, String> {
         let mut spec = EngineSpec {
             name: String::new(),
@@ -68,11 +76,13 @@ impl EngineSpec {
             args: Vec::new(),
             options: Vec::new(),
             proto: None,
+            limit: None,
         };
+        const KEYS: &str = "name=, cmd=, args=, option.X=, proto=, tc=, st=, depth=, nodes=";
         for item in split_quoted(text)? {
-            let (k, v) = item.split_once('=').ok_or_else(|| {
-                format!("engine setting '{item}' is not key=value (name=, cmd=, args=, option.X=, proto=)")
-            })?;
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| format!("engine setting '{item}' is not key=value ({KEYS})"))?;
             match k {
                 "name" => spec.name = v.into(),
                 "cmd" => spec.cmd = v.into(),
@@ -81,18 +91,44 @@ impl EngineSpec {
                     spec.proto = Some(match v.to_ascii_lowercase().as_str() {
                         "uci" => Proto::Uci,
                         "ugi" => Proto::Ugi,
-                        _ => return Err(format!("proto={v}: expected uci or ugi")),
+                        "gtp" => Proto::Gtp,
+                        _ => return Err(format!("proto={v}: expected uci, ugi or gtp")),
                     })
+                }
+                "tc" => spec.limit = Some(Limit::parse_tc(v)?),
+                "st" => {
+                    let ms = v
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|s| *s > 0.0 && *s <= 1e6)
+                        .map(|s| (s * 1000.0).round().max(1.0) as u64)
+                        .ok_or_else(|| format!("st={v}: expected seconds a move, e.g. 0.2"))?;
+                    spec.limit = Some(Limit::MoveTime(ms));
+                }
+                "depth" | "nodes" => {
+                    let n = v
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|&n| n > 0 && (k == "nodes" || n <= 1000))
+                        .ok_or_else(|| format!("{k}={v}: expected a positive whole number"))?;
+                    spec.limit = Some(if k == "depth" {
+                        Limit::Depth(n as u32)
+                    } else {
+                        Limit::Nodes(n)
+                    });
                 }
                 _ => match k.strip_prefix("option.") {
                     Some(o) if !o.is_empty() => spec.options.push((o.into(), v.into())),
                     _ => {
-                        return Err(format!(
-                            "unknown engine setting '{k}' (name=, cmd=, args=, option.X=, proto=)"
-                        ));
+                        return Err(format!("unknown engine setting '{k}' ({KEYS})"));
                     }
                 },
             }
+        }
+        if spec.proto == Some(Proto::Gtp) && !spec.options.is_empty() {
+            return Err(format!(
+                "engine '{text}': GTP has no options; give the engine's own flags in args="
+            ));
         }
         if spec.cmd.is_empty() {
             return Err(format!("engine '{text}' has no cmd=PATH"));
@@ -125,7 +161,7 @@ pub struct Child {
 
 impl Child {
     /// Starts the engine and completes the handshake (`uci`/`ugi` .. `uciok`/`ugiok`, options,
-    /// `isready` .. `readyok`) within `timeout`.
+    /// `isready` .. `readyok`; GTP: `protocol_version` answered) within `timeout`.
     pub fn start(spec: &EngineSpec, proto: Proto, timeout: Duration) -> Result<Child, String> {
         let mut proc = Command::new(&spec.cmd)
             .args(&spec.args)
@@ -167,6 +203,10 @@ impl Child {
         let (hello, ok) = match proto {
             Proto::Uci => ("uci", "uciok"),
             Proto::Ugi => ("ugi", "ugiok"),
+            Proto::Gtp => {
+                let _answered = child.gtp("protocol_version", deadline)?;
+                return Ok(child);
+            }
         };
         child.send(hello)?;
         child.expect(ok, deadline)?;
@@ -224,6 +264,47 @@ impl Child {
         }
     }
 
+    /// One GTP command and its response: Ok(Ok(text after `=`)) on success, Ok(Err(text after
+    /// `?`)) when the engine refuses the command, Err when it is gone or misses `deadline`.
+    /// A response is its first line starting `=` or `?` (an id may follow) and the lines up to
+    /// the empty line that ends it.
+    pub fn gtp(&mut self, cmd: &str, deadline: Instant) -> Result<Result<String, String>, String> {
+        self.send(cmd)?;
+        let word = cmd.split_whitespace().next().unwrap_or(cmd);
+        let (ok, mut text) = loop {
+            match self.recv(deadline) {
+                Got::Line(l) => {
+                    let ok = match l.chars().next() {
+                        Some('=') => true,
+                        Some('?') => false,
+                        _ => continue,
+                    };
+                    let rest = l[1..].trim_start_matches(|c: char| c.is_ascii_digit());
+                    break (ok, rest.trim().to_string());
+                }
+                Got::Timeout => {
+                    return Err(format!("{}: no answer to '{word}' in time", self.name));
+                }
+                Got::Eof => return Err(format!("{}: exited before answering '{word}'", self.name)),
+            }
+        };
+        // The rest of a multi-line response, up to its empty line.
+        loop {
+            match self.recv(deadline) {
+                Got::Line(l) if l.is_empty() => break,
+                Got::Line(l) => {
+                    text.push('\n');
+                    text.push_str(&l);
+                }
+                Got::Timeout => {
+                    return Err(format!("{}: unterminated answer to '{word}'", self.name));
+                }
+                Got::Eof => break,
+            }
+        }
+        Ok(if ok { Ok(text) } else { Err(text) })
+    }
+
     /// `isready` .. `readyok`.
     pub fn sync(&mut self, deadline: Instant) -> Result<(), String> {
         self.send("isready")?;
@@ -277,5 +358,27 @@ mod tests {
         assert!(EngineSpec::parse("name=A").is_err());
         assert!(EngineSpec::parse("cmd=x bogus=1").is_err());
         assert!(EngineSpec::parse("cmd=x args=\"a").is_err());
+        let g = EngineSpec::parse("cmd=/usr/games/gtp-rhino args='-l 4' proto=gtp st=1.5")
+            .expect("valid");
+        assert_eq!(
+            (g.proto, g.limit),
+            (Some(Proto::Gtp), Some(Limit::MoveTime(1500)))
+        );
+        assert_eq!(
+            EngineSpec::parse("cmd=x tc=5+0.05").map(|s| s.limit),
+            Ok(Some(Limit::Clock {
+                moves: None,
+                base_ms: 5000,
+                inc_ms: 50
+            }))
+        );
+        for bad in [
+            "cmd=x st=0",
+            "cmd=x st=abc",
+            "cmd=x depth=0",
+            "cmd=x proto=gtp option.A=1",
+        ] {
+            assert!(EngineSpec::parse(bad).is_err(), "{bad}");
+        }
     }
 }

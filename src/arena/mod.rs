@@ -3,11 +3,13 @@
 //! time on worker threads (each game starts its own two engine processes), keeps the score,
 //! and writes the progress line, the final table, records and JSON.
 //!
-//! `child` owns the processes, `referee` one game, `stats` the arithmetic. The progress line
+//! `child` owns the processes, `referee` one game, `stats` the arithmetic, `lines` the move
+//! lines that tell GTP engines an opening. The progress line
 //! and the table go to stderr and stdout; nothing here touches the engine's own protocol
 //! loop.
 
 pub mod child;
+pub mod lines;
 pub mod referee;
 pub mod stats;
 
@@ -164,6 +166,16 @@ pub fn run<G: Game + Send + Sync>(start: G, cfg: MatchConfig) -> Result<Summary,
         }
     }
     let total = jobs.len();
+    // GTP engines are told an opening as moves from the standard start.
+    let lines = if cfg.engines.iter().any(|e| e.proto == Some(Proto::Gtp)) {
+        if G::NAME != "othello" {
+            return Err(format!("proto=gtp is for Othello engines, not {}", G::NAME));
+        }
+        lines::lines_to(&start, &openings)?
+    } else {
+        Default::default()
+    };
+    let lines = &lines;
     let queue = Arc::new(Mutex::new(jobs));
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<Done>();
@@ -230,6 +242,10 @@ pub fn run<G: Game + Send + Sync>(start: G, cfg: MatchConfig) -> Result<Summary,
                         default_proto,
                         &cfg.rules,
                         &tags,
+                        job.opening
+                            .as_ref()
+                            .and_then(|f| lines.get(f))
+                            .map_or(&[][..], |l| &l[..]),
                     );
                     if tx.send(Done { job, played }).is_err() {
                         break;
@@ -279,6 +295,7 @@ pub fn run<G: Game + Send + Sync>(start: G, cfg: MatchConfig) -> Result<Summary,
                 "hung",
                 "failed to start",
                 "disconnected",
+                "refused",
             ];
             if failure.iter().any(|f| played.reason.contains(f)) {
                 summary

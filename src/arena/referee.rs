@@ -3,6 +3,10 @@
 //! and turns every failure of an engine (illegal move, time forfeit, crash, hang, failed
 //! handshake) into a loss for that engine with the reason recorded.
 //!
+//! GTP engines (Othello's) start from `clear_board` and are told the opening as `play` moves
+//! from the standard start; a pass is `play white pass`, and an engine that refuses it (GRhino
+//! passes on its own) is taken to have passed. Each engine may have its own limit.
+//!
 //! For UGI engines, after a game that ended by the rules, each engine is asked `query
 //! gameover` and `query result` on the final position; answers that differ from tabula's are
 //! reported as notes, never change the result.
@@ -136,13 +140,54 @@ fn info_score(line: &str) -> Option<i32> {
 struct Side<'a> {
     spec: &'a EngineSpec,
     proto: Proto,
+    /// The engine's own limit, else the match's.
+    limit: Limit,
     child: Option<Child>,
     clock_ms: i64,
     scores: Vec<i32>,
+    /// GTP: how many moves of the game (from the standard start) the engine knows.
+    told: usize,
+}
+
+/// A move as GTP writes it (a pass is `pass`).
+pub(crate) fn gtp_move<G: Game>(pos: &G, mv: G::Move) -> String {
+    let t = pos.format_move(mv);
+    if t == "0000" { "pass".into() } else { t }
+}
+
+fn gtp_colour(index: usize) -> &'static str {
+    if index.is_multiple_of(2) {
+        "black"
+    } else {
+        "white"
+    }
+}
+
+/// Tells a GTP engine the moves it has not seen (`moves[told..]`, colours alternating from
+/// Black). Err(reason) when it refuses a legal move or does not answer.
+fn gtp_tell(
+    c: &mut Child,
+    moves: &[String],
+    told: &mut usize,
+    timeout: Duration,
+) -> Result<(), String> {
+    while *told < moves.len() {
+        let mv = &moves[*told];
+        let cmd = format!("play {} {mv}", gtp_colour(*told));
+        match c.gtp(&cmd, Instant::now() + timeout)? {
+            Ok(_) => {}
+            // An engine that passes on its own refuses to be told so.
+            Err(_) if mv == "pass" => {}
+            Err(e) => return Err(format!("{} refused the legal move '{cmd}' ({e})", c.name)),
+        }
+        *told += 1;
+    }
+    Ok(())
 }
 
 /// Plays one game from `start` (`standard`: the game's usual start, sent as `startpos`).
-/// `engines[0]` plays player 1 (White, Black in Othello, Red, Horizontal).
+/// `engines[0]` plays player 1 (White, Black in Othello, Red, Horizontal). `line_to_start`:
+/// the moves from the standard start to `start` in GTP's notation, for GTP engines.
 pub fn play<G: Game>(
     start: G,
     standard: bool,
@@ -150,23 +195,37 @@ pub fn play<G: Game>(
     proto: Proto,
     rules: &Rules,
     tags: &[(&str, String)],
+    line_to_start: &[String],
 ) -> Played {
     let mut line = GameLine::new(start);
     let mut notes = Vec::new();
-    let base = match rules.limit {
+    let base_of = |limit: Limit| match limit {
         Limit::Clock { base_ms, .. } => base_ms as i64,
         _ => 0,
     };
     let mut sides: Vec<Side> = engines
         .iter()
-        .map(|spec| Side {
-            spec,
-            proto: spec.proto.unwrap_or(proto),
-            child: None,
-            clock_ms: base,
-            scores: Vec::new(),
+        .map(|spec| {
+            let limit = spec.limit.unwrap_or(rules.limit);
+            Side {
+                spec,
+                proto: spec.proto.unwrap_or(proto),
+                limit,
+                child: None,
+                clock_ms: base_of(limit),
+                scores: Vec::new(),
+                told: 0,
+            }
         })
         .collect();
+    // GTP: the whole game from the standard start.
+    let mut gtp_moves: Vec<String> = line_to_start.to_vec();
+    let rows = line
+        .start
+        .fen()
+        .split_whitespace()
+        .next()
+        .map_or(0, |b| b.split('/').count());
     let end =
         |line: &GameLine<G>, result: Option<GameResult>, reason: String, notes: Vec<String>| {
             let mut t: Vec<(&str, String)> = tags.to_vec();
@@ -185,12 +244,39 @@ pub fn play<G: Game>(
     // Start both engines (a failure loses the game for that engine).
     for (i, side) in sides.iter_mut().enumerate() {
         let player = if i == 0 { Player::P1 } else { Player::P2 };
+        let limit = side.limit;
         let started = Child::start(side.spec, side.proto, rules.timeout).and_then(|mut c| {
-            c.send(match side.proto {
-                Proto::Uci => "ucinewgame",
-                Proto::Ugi => "uginewgame",
-            })?;
-            c.sync(Instant::now() + rules.timeout)?;
+            let deadline = Instant::now() + rules.timeout;
+            match side.proto {
+                Proto::Uci => c.send("ucinewgame")?,
+                Proto::Ugi => c.send("uginewgame")?,
+                Proto::Gtp => {
+                    for cmd in [format!("boardsize {rows}"), "clear_board".into()] {
+                        if let Err(e) = c.gtp(&cmd, deadline)? {
+                            return Err(format!("refused '{cmd}' ({e})"));
+                        }
+                    }
+                    // GTP's time system is byo-yomi; engines that ignore it answer `?`.
+                    let secs = |ms: u64| ms.div_ceil(1000).max(1);
+                    let settings = match limit {
+                        Limit::Clock {
+                            base_ms, inc_ms, ..
+                        } => Some(format!(
+                            "time_settings {} {} {}",
+                            base_ms / 1000,
+                            if inc_ms > 0 { secs(inc_ms) } else { 0 },
+                            u64::from(inc_ms > 0)
+                        )),
+                        Limit::MoveTime(ms) => Some(format!("time_settings 0 {} 1", secs(ms))),
+                        _ => None,
+                    };
+                    if let Some(cmd) = settings {
+                        let _ = c.gtp(&cmd, deadline)?;
+                    }
+                    return Ok(c);
+                }
+            }
+            c.sync(deadline)?;
             Ok(c)
         });
         match started {
@@ -225,9 +311,11 @@ pub fn play<G: Game>(
         }
         let player = line.pos.to_move();
         let me = player.index();
+        let limit = sides[me].limit;
+        let proto = sides[me].proto;
         let cmd = position_line(&start_cmd, &moves_text);
-        let go = go_command(rules.limit, sides[me].proto, &sides, ply);
-        let hard = match rules.limit {
+        let go = go_command(limit, proto, &sides, ply);
+        let hard = match limit {
             Limit::Clock { .. } => {
                 Duration::from_millis(sides[me].clock_ms.max(0) as u64 + rules.margin_ms)
             }
@@ -235,41 +323,70 @@ pub fn play<G: Game>(
             _ => rules.timeout,
         };
         let name = sides[me].spec.name.clone();
+        let (clock_ms, mut told) = (sides[me].clock_ms, sides[me].told);
         let Some(child) = sides[me].child.as_mut() else {
             break (Some(loses(player)), format!("{name} is not running"));
         };
-        if child.send(&cmd).and_then(|_| child.send(&go)).is_err() {
-            break (Some(loses(player)), format!("{name} disconnected"));
-        }
-        let t0 = Instant::now();
-        let deadline = t0 + hard;
         let mut last_score = None;
-        let reply = loop {
-            match child.recv(deadline) {
-                Got::Line(l) => {
-                    let mut w = l.split_whitespace();
-                    match w.next() {
-                        Some("bestmove") => break Ok(w.next().unwrap_or("").to_string()),
-                        Some("info") => {
-                            if let Some(s) = info_score(&l) {
-                                last_score = Some(s);
-                            }
-                        }
-                        _ => {}
-                    }
+        let t0;
+        let reply = if proto == Proto::Gtp {
+            if let Err(e) = gtp_tell(child, &gtp_moves, &mut told, rules.timeout) {
+                break (Some(loses(player)), e);
+            }
+            let colour = gtp_colour(gtp_moves.len());
+            if let Limit::Clock { .. } = limit {
+                let left = format!("time_left {colour} {} 0", clock_ms.max(0) / 1000);
+                if child.gtp(&left, Instant::now() + rules.timeout).is_err() {
+                    break (Some(loses(player)), format!("{name} disconnected"));
                 }
-                Got::Timeout => break Err(true),
-                Got::Eof => break Err(false),
+            }
+            t0 = Instant::now();
+            let answer = child.gtp(&format!("genmove {colour}"), t0 + hard);
+            told += 1;
+            match answer {
+                Ok(Ok(m)) if m.eq_ignore_ascii_case("resign") => {
+                    break (Some(loses(player)), format!("{name} resigns"));
+                }
+                Ok(Ok(m)) => Ok(m.to_ascii_lowercase()),
+                Ok(Err(e)) => {
+                    break (Some(loses(player)), format!("{name} refused to move ({e})"));
+                }
+                Err(_) => Err(!child.dead),
+            }
+        } else {
+            if child.send(&cmd).and_then(|_| child.send(&go)).is_err() {
+                break (Some(loses(player)), format!("{name} disconnected"));
+            }
+            t0 = Instant::now();
+            let deadline = t0 + hard;
+            loop {
+                match child.recv(deadline) {
+                    Got::Line(l) => {
+                        let mut w = l.split_whitespace();
+                        match w.next() {
+                            Some("bestmove") => break Ok(w.next().unwrap_or("").to_string()),
+                            Some("info") => {
+                                if let Some(s) = info_score(&l) {
+                                    last_score = Some(s);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    Got::Timeout => break Err(true),
+                    Got::Eof => break Err(false),
+                }
             }
         };
         let used = t0.elapsed().as_millis() as i64;
+        sides[me].told = told;
         let mv_text = match reply {
             Ok(m) => m,
             Err(timeout) => {
                 if let Some(c) = sides[me].child.as_mut() {
                     c.kill();
                 }
-                let why = match (timeout, rules.limit) {
+                let why = match (timeout, limit) {
                     (true, Limit::Clock { .. } | Limit::MoveTime(_)) => {
                         format!("{name} loses on time")
                     }
@@ -282,7 +399,12 @@ pub fn play<G: Game>(
                 break (Some(loses(player)), why);
             }
         };
-        if let Limit::Clock { moves, inc_ms, .. } = rules.limit {
+        if let Limit::Clock {
+            moves,
+            base_ms,
+            inc_ms,
+        } = limit
+        {
             let side = &mut sides[me];
             side.clock_ms -= used;
             if side.clock_ms < -(rules.margin_ms as i64) {
@@ -293,7 +415,7 @@ pub fn play<G: Game>(
             if let Some(m) = moves {
                 let own = ply / 2 + 1;
                 if own.is_multiple_of(m) {
-                    side.clock_ms += base;
+                    side.clock_ms += base_ms as i64;
                 }
             }
         }
@@ -302,6 +424,7 @@ pub fn play<G: Game>(
         }
         match line.pos.parse_move(&mv_text) {
             Ok(mv) => {
+                gtp_moves.push(gtp_move(&line.pos, mv));
                 moves_text.push(line.pos.format_move(mv));
                 line.play(mv);
             }
@@ -343,7 +466,7 @@ fn go_command(limit: Limit, proto: Proto, sides: &[Side], ply: u32) -> String {
     let (i1, i2) = ("winc", "binc");
     let names = match proto {
         Proto::Uci => [t1, t2, i1, i2],
-        Proto::Ugi => ["p1time", "p2time", "p1inc", "p2inc"],
+        Proto::Ugi | Proto::Gtp => ["p1time", "p2time", "p1inc", "p2inc"],
     };
     match limit {
         Limit::Clock { moves, inc_ms, .. } => {

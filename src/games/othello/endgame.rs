@@ -336,6 +336,21 @@ pub fn solve<B: Bits>(pos: &Othello<B>, abort: &dyn Fn() -> bool) -> Option<Solv
     solve_with(pos, false, abort)
 }
 
+/// `solve` on `threads` threads sharing the table (8x8; other boards solve on one).
+pub fn solve_threads<B: Bits>(
+    pos: &Othello<B>,
+    threads: usize,
+    abort: &dyn Fn() -> bool,
+) -> Option<SolveResult> {
+    if pos.geo.n == 8 {
+        let (p, o) = (pos.me.low64(), pos.opp.low64());
+        return super::endgame8::solve_threads(p, o, table(), false, threads, abort)
+            .ok()
+            .flatten();
+    }
+    solve_with(pos, false, abort)
+}
+
 /// `solve`; with `canonical` the best move is the first in square order that reaches the
 /// margin (on 8x8: a choice independent of the table's contents, for self-play data).
 pub fn solve_with<B: Bits>(

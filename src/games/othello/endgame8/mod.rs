@@ -1,15 +1,14 @@
 //! The exact endgame solver for the 8x8 board, on one `u64` per side: the same search as the
 //! generic solver (`endgame`: principal-variation null windows, the shared bound table,
 //! enhanced transposition cutoffs, stability cutoffs) with the speed that a fixed board
-//! allows and a finer move order (`order_score`: fastest first, then corner stability,
-//! potential mobility and parity, and a one-ply search far from the end):
-//! - moves by shift fills with constant masks, flips by carry propagation along precomputed
-//!   rays (no loop over squares);
+//! allows (`bitboard`) and a finer move order (`order_score`: fastest first, then corner
+//! stability, potential mobility and parity, and a one-ply search far from the end):
 //! - from `SMALL_EMPTIES` empties down no move generation: the empty squares are tried in
 //!   parity order (squares of quadrants with an odd number of empties first), two empties
 //!   have their own code, and the last empty square only counts its flips;
-//! - children's table slots prefetched before they are probed; stability from full lines
-//!   as well as edges (`stable`).
+//! - children's table slots prefetched before they are probed;
+//! - several threads share the table and a list of the positions being searched
+//!   (`threads`): a thread puts off a move that another is searching (ABDADA).
 //!
 //! Squares: bit `r * 8 + c`, row 0 at the top, column 0 = a. Scores: the final disc margin for
 //! the side to move, empty squares to the winner, in -64..=64.
@@ -29,14 +28,14 @@ const ETC_MIN_EMPTIES: u32 = 8;
 const STABILITY_MIN_EMPTIES: u32 = 9;
 /// From this many empties: a one-ply search of the mobility evaluation joins the ordering.
 const SHALLOW_MIN_EMPTIES: u32 = 14;
+/// From this many empties, with other threads: a move (other than the first) that another
+/// thread is searching is put off until the others are done (ABDADA's deferral).
+const DEFER_MIN_EMPTIES: u32 = 14;
 /// Move ordering weights (`Solver::order_score`).
 const W_MOBILITY: i32 = 1024;
 const W_CORNER_STABILITY: i32 = 64;
 const W_PARITY: i32 = 8;
 const W_SHALLOW: i32 = 64;
-/// Columns b..g: the propagator of horizontal and diagonal fills (no wrap across a row end).
-const INNER: u64 = 0x7e7e_7e7e_7e7e_7e7e;
-const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// Quadrants: rows 0-3 / 4-7 by columns a-d / e-h.
 const QUADRANTS: [u64; 4] = [
     0x0000_0000_0f0f_0f0f,
@@ -45,170 +44,13 @@ const QUADRANTS: [u64; 4] = [
     0xf0f0_f0f0_0000_0000,
 ];
 
-/// The lines of the board: 8 rows, 8 columns, 15 diagonals and 15 anti-diagonals.
-static LINES: [[u64; 15]; 4] = lines();
+mod bitboard;
+mod threads;
 
-const fn lines() -> [[u64; 15]; 4] {
-    let mut out = [[0u64; 15]; 4];
-    let mut sq = 0;
-    while sq < 64 {
-        let (r, c) = (sq / 8, sq % 8);
-        out[0][r] |= 1 << sq;
-        out[1][c] |= 1 << sq;
-        out[2][7 + c - r] |= 1 << sq;
-        out[3][r + c] |= 1 << sq;
-        sq += 1;
-    }
-    out
-}
-
-const COL_A: u64 = 0x0101_0101_0101_0101;
-const COL_H: u64 = 0x8080_8080_8080_8080;
-const ROW_1: u64 = 0xff;
-const ROW_8: u64 = 0xff << 56;
-const BORDER: u64 = COL_A | COL_H | ROW_1 | ROW_8;
-
-/// Discs of `p` that can never be flipped (a sound under-estimate): repeatedly, every disc
-/// that in each of the four line directions has a full line, the board's border or a stable
-/// disc of its own beside it (a flipped run is bounded by the opponent on both sides, so it
-/// cannot hold such a disc). Corners come first, then what they anchor.
-pub fn stable(p: u64, o: u64) -> u64 {
-    let filled = p | o;
-    let mut full = [0u64; 4];
-    for (k, lines) in LINES.iter().enumerate() {
-        for &l in lines {
-            if filled & l == l {
-                full[k] |= l;
-            }
-        }
-    }
-    let mut s = 0u64;
-    loop {
-        let h = ((s << 1) & !COL_A) | ((s >> 1) & !COL_H) | full[0] | COL_A | COL_H;
-        let v = (s << 8) | (s >> 8) | full[1] | ROW_1 | ROW_8;
-        let d = ((s << 9) & !COL_A) | ((s >> 9) & !COL_H) | full[2] | BORDER;
-        let a = ((s << 7) & !COL_H) | ((s >> 7) & !COL_A) | full[3] | BORDER;
-        let grown = s | (p & h & v & d & a);
-        if grown == s {
-            return s;
-        }
-        s = grown;
-    }
-}
-
-/// Per square, the squares along each direction: four that go up the bit order (E, S, SE,
-/// SW), then four that go down (W, N, NW, NE).
-static RAYS: [[u64; 8]; 64] = rays();
-
-const fn rays() -> [[u64; 8]; 64] {
-    let dirs: [(i32, i32); 8] = [
-        (0, 1),
-        (1, 0),
-        (1, 1),
-        (1, -1),
-        (0, -1),
-        (-1, 0),
-        (-1, -1),
-        (-1, 1),
-    ];
-    let mut out = [[0u64; 8]; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut d = 0;
-        while d < 8 {
-            let (mut r, mut c) = ((sq / 8) as i32, (sq % 8) as i32);
-            let mut ray = 0u64;
-            loop {
-                r += dirs[d].0;
-                c += dirs[d].1;
-                if r < 0 || r > 7 || c < 0 || c > 7 {
-                    break;
-                }
-                ray |= 1 << (r * 8 + c);
-            }
-            out[sq][d] = ray;
-            d += 1;
-        }
-        sq += 1;
-    }
-    out
-}
-
-/// Per square, its (up to eight) neighbours: a square with no opponent disc beside it flips
-/// nothing.
-static NEIGHBOURS: [u64; 64] = neighbours();
-
-const fn neighbours() -> [u64; 64] {
-    let mut out = [0u64; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
-        let mut dr = -1;
-        while dr <= 1 {
-            let mut dc = -1;
-            while dc <= 1 {
-                let (nr, nc) = (r + dr, c + dc);
-                if (dr != 0 || dc != 0) && nr >= 0 && nr < 8 && nc >= 0 && nc < 8 {
-                    out[sq] |= 1 << (nr * 8 + nc);
-                }
-                dc += 1;
-            }
-            dr += 1;
-        }
-        sq += 1;
-    }
-    out
-}
-
-/// Discs of `p` on a corner or on an edge square beside its own corner (never flipped).
-#[inline]
-fn corner_stable(p: u64) -> u64 {
-    let beside = ((p & 0x0100_0000_0000_0001) << 1)
-        | ((p & 0x8000_0000_0000_0080) >> 1)
-        | ((p & 0x81) << 8)
-        | ((p & 0x8100_0000_0000_0000) >> 8);
-    (beside | CORNERS) & p
-}
-
-/// The squares where `p` may play against `o`.
-#[inline]
-pub fn moves(p: u64, o: u64) -> u64 {
-    #[inline(always)]
-    fn fill(p: u64, mo: u64, s: u32) -> u64 {
-        let mut l = mo & (p << s);
-        let mut r = mo & (p >> s);
-        for _ in 0..5 {
-            l |= mo & (l << s);
-            r |= mo & (r >> s);
-        }
-        (l << s) | (r >> s)
-    }
-    let inner = o & INNER;
-    (fill(p, inner, 1) | fill(p, o, 8) | fill(p, inner, 7) | fill(p, inner, 9)) & !(p | o)
-}
-
-/// The discs of `o` that `p` flips by playing on the empty square `sq` (none: not a move).
-#[inline(always)]
-pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
-    if NEIGHBOURS[sq as usize] & o == 0 {
-        return 0;
-    }
-    let rays = &RAYS[sq as usize];
-    let mut f = 0;
-    // Up the bit order: a carry from `sq` runs through the opponent's discs (and the squares
-    // off the ray) and stops on the first other square of the ray.
-    for &m in &rays[..4] {
-        let outflank = (o | !m).wrapping_add(1 << sq) & m & p;
-        f |= outflank.wrapping_sub((outflank != 0) as u64) & m;
-    }
-    // Down: the highest square of the ray that is not the opponent's.
-    for &m in &rays[4..] {
-        let y = !o & m;
-        let outflank = (1u64 << 63 >> (y | 1).leading_zeros()) & y & p;
-        f |= outflank.wrapping_neg().wrapping_shl(1) & m;
-    }
-    f
-}
+use bitboard::{CORNERS, corner_stable};
+pub use bitboard::{flips, moves, stable};
+use threads::Busy;
+pub use threads::solve_threads;
 
 pub struct Solver<'a> {
     pub nodes: u64,
@@ -216,6 +58,8 @@ pub struct Solver<'a> {
     pub aborted: bool,
     table: &'a Table,
     geo: Geo<u64>,
+    /// With other threads: the positions being searched now (`threads::Busy`).
+    busy: Option<&'a Busy>,
 }
 
 impl<'a> Solver<'a> {
@@ -226,6 +70,7 @@ impl<'a> Solver<'a> {
             aborted: false,
             table,
             geo: Geo::new(8)?,
+            busy: None,
         })
     }
 
@@ -500,7 +345,35 @@ impl<'a> Solver<'a> {
         }
         let mut best = -65;
         let mut best_sq = PASS;
-        for (idx, &(sq, f, _, _)) in list[..count].iter().enumerate() {
+        let busy = self.busy.filter(|_| ne >= DEFER_MIN_EMPTIES);
+        // The moves in order, then (with other threads) those put off because they were busy.
+        let (mut deferred, mut n_deferred) = ([0u8; 32], 0);
+        let (mut k, mut second) = (0, false);
+        loop {
+            let idx = if !second && k < count {
+                k
+            } else if !second {
+                (k, second) = (0, true);
+                continue;
+            } else if k < n_deferred {
+                deferred[k] as usize
+            } else {
+                break;
+            };
+            k += 1;
+            let (sq, f, child, _) = list[idx];
+            if let Some(b) = busy
+                && !second
+                && idx > 0
+                && b.contains(child)
+            {
+                deferred[n_deferred] = idx as u8;
+                n_deferred += 1;
+                continue;
+            }
+            if let Some(b) = busy {
+                b.enter(child);
+            }
             let (np, no) = (p | f | 1 << sq, o & !f);
             let v = if idx == 0 {
                 -self.search(no, np, -beta, -alpha, false)
@@ -511,6 +384,9 @@ impl<'a> Solver<'a> {
                 }
                 v
             };
+            if let Some(b) = busy {
+                b.leave(child);
+            }
             if self.aborted {
                 return 0;
             }
@@ -548,7 +424,20 @@ pub fn solve(
     canonical: bool,
     abort: &dyn Fn() -> bool,
 ) -> Result<Option<SolveResult>, String> {
+    solve_sharing(p, o, table, canonical, abort, None)
+}
+
+/// `solve`, deferring the moves that other threads are searching (`busy`).
+fn solve_sharing(
+    p: u64,
+    o: u64,
+    table: &Table,
+    canonical: bool,
+    abort: &dyn Fn() -> bool,
+    busy: Option<&Busy>,
+) -> Result<Option<SolveResult>, String> {
     let mut s = Solver::new(table, abort)?;
+    s.busy = busy;
     let mv = moves(p, o);
     if mv == 0 {
         if moves(o, p) == 0 {
@@ -601,68 +490,6 @@ pub fn solve(
 mod tests {
     use super::*;
     use crate::learn::rng::Rng;
-
-    /// Moves and flips agree with the generic board code on random positions.
-    #[test]
-    fn moves_and_flips_match_the_generic_rules() {
-        let g = Geo::<u64>::new(8).expect("8x8");
-        let mut rng = Rng::new(11);
-        for _ in 0..20000 {
-            let (mut p, mut o) = (0u64, 0u64);
-            let fill = rng.below(64);
-            for sq in 0..64 {
-                if rng.below(64) < fill {
-                    if rng.below(2) == 0 {
-                        p |= 1 << sq;
-                    } else {
-                        o |= 1 << sq;
-                    }
-                }
-            }
-            assert_eq!(moves(p, o), g.moves(p, o), "moves of {p:#x} {o:#x}");
-            for sq in 0..64 {
-                if (p | o) >> sq & 1 == 0 {
-                    assert_eq!(flips(p, o, sq), g.flips(p, o, sq), "flips at {sq}");
-                }
-            }
-        }
-    }
-
-    /// Discs found stable stay their colour to the end of random games.
-    #[test]
-    fn stable_discs_are_never_flipped() {
-        let mut rng = Rng::new(5);
-        for _ in 0..3000 {
-            // Black (x) and White (o) as absolute colours; `black` to move.
-            let (mut x, mut o, mut black) =
-                (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64, true);
-            let (mut sx, mut so) = (0u64, 0u64);
-            loop {
-                sx |= stable(x, o);
-                so |= stable(o, x);
-                assert_eq!(sx & !x, 0, "a stable black disc was flipped");
-                assert_eq!(so & !o, 0, "a stable white disc was flipped");
-                let (p, q) = if black { (x, o) } else { (o, x) };
-                let mut m = moves(p, q);
-                if m == 0 {
-                    if moves(q, p) == 0 {
-                        break;
-                    }
-                    black = !black;
-                    continue;
-                }
-                for _ in 0..rng.below(m.count_ones() as usize) {
-                    m &= m - 1;
-                }
-                let sq = m.trailing_zeros();
-                let f = flips(p, q, sq);
-                let (np, nq) = (p | f | 1 << sq, q & !f);
-                (x, o) = if black { (np, nq) } else { (nq, np) };
-                black = !black;
-            }
-        }
-    }
-
     /// The solver's margin is the best child's exact value, and its canonical move the lowest
     /// square reaching it, whatever the table held (positions of 8 to 12 empties from random games,
     /// each child solved on its own with a cleared table).

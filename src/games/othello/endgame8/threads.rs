@@ -1,0 +1,81 @@
+//! Multi-threaded exact solving (ABDADA on a shared table): every thread searches the same
+//! root with the full window; from `DEFER_MIN_EMPTIES` empties a thread marks the child it
+//! enters as busy (`Busy`) and puts off a busy move (other than a node's first) until it has
+//! searched the rest, so that the threads spread over the siblings and each finds the
+//! others' exact bounds in the table. Every thread still searches every move it does not
+//! cut off, so each result is exact; the answer is the main thread's (`solve`), and the
+//! helpers stop when it returns (or when `abort` stops it). Nodes: every thread's together.
+
+use super::{Solver, moves, solve, solve_sharing};
+use crate::games::othello::endgame::{SolveResult, Table};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+/// The positions that threads are searching now, by the key's top bits: a key held there
+/// means "busy" (a collision only reorders moves, never changes a result).
+pub struct Busy {
+    slots: Vec<AtomicU64>,
+}
+
+const BUSY_BITS: u32 = 14;
+
+impl Busy {
+    fn new() -> Busy {
+        Busy {
+            slots: (0..1 << BUSY_BITS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[(key >> (64 - BUSY_BITS)) as usize]
+    }
+    pub fn contains(&self, key: u64) -> bool {
+        self.slot(key).load(Relaxed) == key
+    }
+    pub fn enter(&self, key: u64) {
+        self.slot(key).store(key, Relaxed);
+    }
+    pub fn leave(&self, key: u64) {
+        let _ = self.slot(key).compare_exchange(key, 0, Relaxed, Relaxed);
+    }
+}
+
+/// `solve` on `threads` threads (1: `solve` itself).
+pub fn solve_threads(
+    p: u64,
+    o: u64,
+    table: &Table,
+    canonical: bool,
+    threads: usize,
+    abort: &dyn Fn() -> bool,
+) -> Result<Option<SolveResult>, String> {
+    if threads <= 1 {
+        return solve(p, o, table, canonical, abort);
+    }
+    let stop = AtomicBool::new(false);
+    let busy = Busy::new();
+    let helper_nodes = AtomicU64::new(0);
+    let result = std::thread::scope(|scope| {
+        for _ in 1..threads {
+            let (stop, helper_nodes, busy) = (&stop, &helper_nodes, &busy);
+            scope.spawn(move || {
+                let stopped = || stop.load(Relaxed);
+                let Ok(mut h) = Solver::new(table, &stopped) else {
+                    return;
+                };
+                h.busy = Some(busy);
+                if moves(p, o) != 0 {
+                    h.search(p, o, -64, 64, false);
+                } else if moves(o, p) != 0 {
+                    h.search(o, p, -64, 64, true);
+                }
+                helper_nodes.fetch_add(h.nodes, Relaxed);
+            });
+        }
+        let r = solve_sharing(p, o, table, canonical, abort, Some(&busy));
+        stop.store(true, Relaxed);
+        r
+    });
+    Ok(result?.map(|mut r| {
+        r.nodes += helper_nodes.load(Relaxed);
+        r
+    }))
+}
