@@ -163,20 +163,21 @@ enum Cmd {
         /// Connect Four: only win/draw/loss (-1/0/1) instead of the exact score.
         #[arg(long)]
         weak: bool,
-        /// Domineering: solve this position instead of the empty board.
+        /// Connect Four (any size: the FEN gives it) and Domineering: solve this position
+        /// instead of reading positions (Connect Four) or the empty board (Domineering).
         #[arg(long)]
         fen: Option<String>,
         /// Connect Four: generate the 7x6 opening book to this many stones on stdout
         /// (`tabula solve --game connect4 --book 10 > src/games/connect4/book.txt`).
         #[arg(long, value_name = "PLIES")]
         book: Option<u32>,
-        /// Threads for --book, for Domineering and for Othello (1..256; compare with a
-        /// one-thread solver at --threads 1).
+        /// Threads for --book and for every game's solve (1..256; compare with a one-thread
+        /// solver at --threads 1). Connect Four solves below 24 empty cells on one.
         #[arg(long, default_value_t = 2,
               value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
         threads: usize,
-        /// Domineering: table size in MiB, up to 1048576 (default: 64 up to 64 cells, 1024
-        /// beyond).
+        /// Table size in MiB, up to 1048576 (Connect Four: default 64; Domineering: 64 up to
+        /// 64 cells, 1024 beyond).
         #[arg(long, value_name = "MB", default_value_t = 0,
               value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=1 << 20))]
         hash: usize,
@@ -382,7 +383,14 @@ fn run(mut cli: Cli) -> Result<(), String> {
         }) => match cli.game {
             GameKind::Connect4 => match book {
                 Some(plies) => solve::connect4_book(plies, threads, from.as_deref()),
-                None => solve::connect4(c4()?, file.as_deref(), weak),
+                None => solve::connect4(
+                    c4()?,
+                    file.as_deref(),
+                    fen.as_deref(),
+                    weak,
+                    threads,
+                    if hash == 0 { 64 } else { hash },
+                ),
             },
             GameKind::Domineering => {
                 with_domineering!(cli, |p| solve::domineering(

@@ -5,32 +5,56 @@ use std::sync::atomic::AtomicU64;
 
 const HUGE: usize = 2 << 20;
 
-/// `n` zeroed words starting at a 2 MiB boundary (the vector and the index of the first).
-/// On Linux the range is marked for transparent huge pages before it is first touched. With
-/// `fallible`, `None` when the memory cannot be reserved.
-pub fn huge_zeroed(n: usize, fallible: bool) -> Option<(Vec<AtomicU64>, usize)> {
-    let extra = HUGE / 8;
-    let mut v: Vec<AtomicU64> = Vec::new();
-    if fallible {
-        v.try_reserve_exact(n + extra).ok()?;
-    } else {
-        v.reserve_exact(n + extra);
+/// `n` zeroed words, lazily: the memory comes zeroed from the allocator (fresh pages from the
+/// system for large sizes) and a page is only taken when first written. `None` when the memory
+/// cannot be had (`fallible`), else the process aborts as any failed allocation does.
+fn zeroed(n: usize, fallible: bool) -> Option<Vec<AtomicU64>> {
+    let layout = std::alloc::Layout::array::<AtomicU64>(n.max(1)).ok()?;
+    // SAFETY: the layout has a non-zero size. All-zero bits are a valid AtomicU64, and the
+    // vector owns an allocation made with exactly the layout of a Vec<AtomicU64> of capacity
+    // `n.max(1)`.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut AtomicU64;
+        if p.is_null() {
+            if fallible {
+                return None;
+            }
+            std::alloc::handle_alloc_error(layout);
+        }
+        Some(Vec::from_raw_parts(p, n, n.max(1)))
     }
+}
+
+/// `n` zeroed words starting at a 2 MiB boundary (the vector and the index of the first),
+/// untouched: on Linux the range is marked for transparent huge pages, which the kernel backs
+/// 2 MiB at a time as the search first writes them (fewer page faults and TLB misses on random
+/// probes than 4 KiB pages).
+pub fn huge_lazy(n: usize, fallible: bool) -> Option<(Vec<AtomicU64>, usize)> {
+    let extra = HUGE / 8;
+    let v = zeroed(n.checked_add(extra)?, fallible)?;
     let addr = v.as_ptr() as usize;
     let base = (addr.next_multiple_of(HUGE) - addr) / 8;
     #[cfg(target_os = "linux")]
     if n * 8 >= HUGE {
-        // SAFETY: the range lies inside the vector's allocation (capacity n + extra words,
-        // base < extra), and MADV_HUGEPAGE only changes how the kernel backs it.
+        // SAFETY: the range lies inside the vector's allocation (n + extra words, base <
+        // extra), and MADV_HUGEPAGE only changes how the kernel backs it.
         unsafe {
             libc::madvise(
-                v.as_mut_ptr().add(base) as *mut libc::c_void,
+                v.as_ptr().add(base) as *mut libc::c_void,
                 n * 8 / HUGE * HUGE,
                 libc::MADV_HUGEPAGE,
             );
         }
     }
-    v.extend((0..n + extra).map(|_| AtomicU64::new(0)));
+    Some((v, base))
+}
+
+/// `huge_lazy`, then every word touched, so that the pages are taken now.
+pub fn huge_zeroed(n: usize, fallible: bool) -> Option<(Vec<AtomicU64>, usize)> {
+    let (v, base) = huge_lazy(n, fallible)?;
+    for w in &v[base..] {
+        w.store(0, std::sync::atomic::Ordering::Relaxed);
+    }
     Some((v, base))
 }
 

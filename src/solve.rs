@@ -7,6 +7,7 @@
 
 use std::io::BufRead;
 use std::time::Instant;
+use tabula::game::Game;
 use tabula::games::connect4::Connect4;
 
 /// Writes the 7x6 opening book (see `games::connect4::book`) to stdout, line by line.
@@ -43,24 +44,72 @@ pub fn connect4_book(
     Ok(())
 }
 
-pub fn connect4(start: Connect4, file: Option<&std::path::Path>, weak: bool) -> Result<(), String> {
-    let reader: Box<dyn BufRead> = match file {
-        Some(p) => Box::new(std::io::BufReader::new(
-            std::fs::File::open(p).map_err(|e| format!("cannot open {}: {e}", p.display()))?,
-        )),
-        None => Box::new(std::io::stdin().lock()),
+/// The board size a Connect Four FEN describes (rows, and the cells of its top row), so that
+/// `--fen` works for any size without `--width`/`--height`.
+fn connect4_fen_dims(fen: &str) -> Option<(u32, u32)> {
+    let board = fen.split_whitespace().next()?;
+    let rows: Vec<&str> = board.split('/').collect();
+    let mut width = 0u32;
+    let mut run = 0u32;
+    for ch in rows.first()?.chars() {
+        match ch.to_digit(10) {
+            Some(d) => run = run.checked_mul(10)?.checked_add(d)?,
+            None => {
+                width = width.checked_add(run)?.checked_add(1)?;
+                run = 0;
+            }
+        }
+    }
+    width = width.checked_add(run)?;
+    Some((width, u32::try_from(rows.len()).ok()?))
+}
+
+/// `tabula solve --game connect4`: positions one per line (an empty line is the empty board),
+/// or one `--fen`; each solved on `threads` threads (one below 24 empty cells) with a table of
+/// `hash_mb` MiB.
+pub fn connect4(
+    start: Connect4,
+    file: Option<&std::path::Path>,
+    fen: Option<&str>,
+    weak: bool,
+    threads: usize,
+    hash_mb: usize,
+) -> Result<(), String> {
+    use tabula::games::connect4::solver::{Solver, SolverTable, threads as par};
+    let table = SolverTable::with_bytes(hash_mb.max(1) << 20)?;
+    let lines: Box<dyn Iterator<Item = Result<String, String>>> = match (fen, file) {
+        (Some(f), _) => Box::new(std::iter::once(Ok(f.to_string()))),
+        (None, Some(p)) => Box::new(
+            std::io::BufReader::new(
+                std::fs::File::open(p).map_err(|e| format!("cannot open {}: {e}", p.display()))?,
+            )
+            .lines()
+            .map(|l| l.map_err(|e| format!("read error: {e}"))),
+        ),
+        (None, None) => Box::new(
+            std::io::stdin()
+                .lock()
+                .lines()
+                .map(|l| l.map_err(|e| format!("read error: {e}"))),
+        ),
     };
-    // Allocate the solver's table before timing anything.
-    let _ = tabula::games::connect4::solver::table();
     let (mut count, mut total_nodes, mut total_us, mut mismatches, mut errors) =
         (0u64, 0u64, 0u128, 0, 0);
-    for (i, line) in reader.lines().enumerate() {
-        let line = line.map_err(|e| format!("read error: {e}"))?;
+    for (i, line) in lines.enumerate() {
+        let line = line?;
         let fields: Vec<&str> = line.split_whitespace().collect();
-        if fields.is_empty() || fields[0].starts_with('#') {
+        if fields.first().is_some_and(|f| f.starts_with('#')) {
             continue;
         }
-        let pos = match start.play_digits(fields[0]) {
+        let parsed = if fen.is_some() {
+            connect4_fen_dims(&line)
+                .ok_or_else(|| format!("invalid FEN '{line}'"))
+                .and_then(|(w, h)| Connect4::new(w, h))
+                .and_then(|p| p.parse_fen(&line))
+        } else {
+            start.play_digits(fields.first().copied().unwrap_or(""))
+        };
+        let pos = match parsed {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("line {}: {e}", i + 1);
@@ -68,42 +117,37 @@ pub fn connect4(start: Connect4, file: Option<&std::path::Path>, weak: bool) -> 
                 continue;
             }
         };
-        let expected: Option<i32> = match fields.get(1).map(|s| s.parse::<i32>()) {
-            None => None,
-            Some(Ok(v)) => Some(v),
-            Some(Err(_)) => {
-                eprintln!(
-                    "line {}: expected score '{}' is not a number",
-                    i + 1,
-                    fields[1]
-                );
-                errors += 1;
-                continue;
-            }
+        let shown = match (fen, fields.first()) {
+            (Some(_), _) => pos.fen(),
+            (None, Some(d)) => d.to_string(),
+            (None, None) => "-".to_string(),
         };
+        let expected: Option<i32> = match fields.get(1).filter(|_| fen.is_none()) {
+            None => None,
+            Some(v) => match v.parse::<i32>() {
+                Ok(v) => Some(v),
+                Err(_) => {
+                    eprintln!("line {}: expected score '{v}' is not a number", i + 1);
+                    errors += 1;
+                    continue;
+                }
+            },
+        };
+        let empties = pos.dims().cells() - pos.b.moves;
+        let n_threads = if empties >= 24 { threads } else { 1 };
         let t = Instant::now();
-        let mut solver = tabula::games::connect4::solver::Solver::new(
-            pos.dims(),
-            tabula::games::connect4::solver::table(),
-            &|| false,
-        );
-        let Some(score) = solver.solve(&pos.b, weak) else {
+        let Some(solved) = par::solve(&pos.b, weak, &table, n_threads, &|| false) else {
             continue;
         };
         let us = t.elapsed().as_micros();
-        let nodes = solver.nodes;
-        // The best columns, found after the timing with the table warm (the published solvers'
+        let score = solved.score;
+        // A best column, found after the timing with the table warm (the published solvers'
         // timings are for the score alone).
-        let best = match solver.best_moves(&pos.b, score, weak) {
-            Some(cols) if !cols.is_empty() => cols
-                .iter()
-                .map(|&c| ((b'a' + c as u8) as char).to_string())
-                .collect::<Vec<_>>()
-                .join(","),
-            _ => "-".to_string(),
-        };
+        let best = Solver::new(pos.dims(), &table, &|| false)
+            .best_move(&pos.b, score, weak)
+            .map_or("-".to_string(), |c| ((b'a' + c as u8) as char).to_string());
         count += 1;
-        total_nodes += nodes;
+        total_nodes += solved.nodes;
         total_us += us;
         let check = match expected {
             Some(e) if (weak && e.signum() != score) || (!weak && e != score) => {
@@ -114,18 +158,18 @@ pub fn connect4(start: Connect4, file: Option<&std::path::Path>, weak: bool) -> 
             None => String::new(),
         };
         say!(
-            "{} {score} best {best} nodes {} time {} us{check}",
-            fields[0],
-            nodes,
-            us
+            "{shown} {score} best {best} nodes {} time {us} us{check}",
+            solved.nodes
         );
     }
     if count > 0 {
         say!(
-            "solved {count} positions: mean {:.1} us, mean {} nodes, {} mismatches, {errors} invalid lines",
+            "solved {count} positions: mean {:.1} us, mean {} nodes, {} mismatches, {errors} invalid lines; {} thread(s), {} MiB table",
             total_us as f64 / count as f64,
             total_nodes / count,
-            mismatches
+            mismatches,
+            threads,
+            table.bytes() >> 20
         );
     }
     if mismatches > 0 {
@@ -141,7 +185,6 @@ pub fn domineering<B: tabula::bits::Bits>(
     threads: usize,
     hash_mb: usize,
 ) -> Result<(), String> {
-    use tabula::game::Game;
     use tabula::games::domineering::solver;
     let pos = match fen {
         Some(f) => start.parse_fen(f)?,
@@ -184,7 +227,6 @@ pub fn othello(
     file: Option<&std::path::Path>,
     threads: usize,
 ) -> Result<(), String> {
-    use tabula::game::Game;
     let reader: Box<dyn BufRead> = match file {
         Some(p) => Box::new(std::io::BufReader::new(
             std::fs::File::open(p).map_err(|e| format!("cannot open {}: {e}", p.display()))?,

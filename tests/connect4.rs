@@ -275,6 +275,110 @@ impl Reference {
     }
 }
 
+impl Reference {
+    /// The exact score by plain negamax over every move, memoised on the board: positive when
+    /// the side to move wins, `(cells + 1 - moves) / 2` for a win with its next stone.
+    fn value(&mut self, memo: &mut std::collections::HashMap<Vec<Vec<u8>>, i32>) -> i32 {
+        if let Some(&v) = memo.get(&self.cells) {
+            return v;
+        }
+        let cells = (self.w * self.h) as i32;
+        let mut best = i32::MIN;
+        for c in self.moves() {
+            let saved = self.cells.clone();
+            let m = self.moves;
+            self.play(c);
+            let v = if self.outcome() == Some(Outcome::Loss) {
+                (cells + 1 - m as i32) / 2
+            } else if self.outcome() == Some(Outcome::Draw) {
+                0
+            } else {
+                -self.value(memo)
+            };
+            self.cells = saved;
+            self.moves = m;
+            best = best.max(v);
+        }
+        memo.insert(self.cells.clone(), best);
+        best
+    }
+}
+
+/// The solver (its follow-up bound on every height, forced moves, the table, a second thread)
+/// against the plain negamax above: exact and weak scores of random positions of small boards
+/// of odd and even heights, with the table shared across positions as `tabula solve` does.
+#[test]
+fn solver_agrees_with_plain_negamax_on_small_boards() {
+    use tabula::games::connect4::solver::{SolverTable, threads};
+    let mut rng = Rng(2024);
+    let table = SolverTable::with_bytes(8 << 20).unwrap();
+    for (w, h, min_moves, n) in [
+        (4, 4, 2, 60),
+        (5, 4, 6, 60),
+        (4, 5, 6, 60),
+        (5, 5, 12, 40),
+        (6, 4, 10, 40),
+        (3, 6, 4, 40),
+    ] {
+        let start = Connect4::new(w, h).unwrap();
+        let mut memo = std::collections::HashMap::new();
+        let mut tested = 0;
+        while tested < n {
+            let mut p = start.clone();
+            let plies = min_moves + rng.below(6);
+            let mut moves = Vec::new();
+            for _ in 0..plies {
+                p.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                p.play(moves[rng.below(moves.len())]);
+            }
+            if p.terminal().is_some() {
+                continue;
+            }
+            tested += 1;
+            let want = Reference::from(&p).value(&mut memo);
+            for t in [1, 2] {
+                for weak in [false, true] {
+                    let got = threads::solve(&p.b, weak, &table, t, &|| false)
+                        .unwrap()
+                        .score;
+                    let want = if weak { want.signum() } else { want };
+                    assert_eq!(got, want, "{w}x{h} {} weak={weak} threads={t}", p.fen());
+                }
+            }
+            // The best move reaches the value.
+            let mut s = Solver::new(p.dims(), &table, &|| false);
+            let col = s.best_move(&p.b, want, false).unwrap();
+            let mut child = p.clone();
+            child.play(col as u8);
+            let after = if child.terminal() == Some(Outcome::Loss) {
+                -((w * h) as i32 + 1 - p.b.moves as i32) / 2
+            } else if child.terminal().is_some() {
+                0
+            } else {
+                Reference::from(&child).value(&mut memo)
+            };
+            assert_eq!(-after, want, "{w}x{h} {}: best move {col}", p.fen());
+        }
+    }
+}
+
+/// The published positions on two threads.
+#[test]
+fn threaded_solver_matches_published_scores() {
+    use tabula::games::connect4::solver::{SolverTable, threads};
+    let table = SolverTable::with_bytes(16 << 20).unwrap();
+    for &(digits, score) in PUBLISHED {
+        let p = pos(digits);
+        let got = threads::solve(&p.b, false, &table, 2, &|| false)
+            .unwrap()
+            .score;
+        assert_eq!(got, score, "{digits}");
+    }
+}
+
 #[test]
 fn perft_matches_the_reference() {
     for (w, h, depth) in [(7, 6, 6), (4, 4, 9), (5, 4, 7), (8, 7, 4)] {

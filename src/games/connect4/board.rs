@@ -85,14 +85,49 @@ fn shr(x: u64, s: u32) -> u64 {
     x.checked_shr(s).unwrap_or(0)
 }
 
-/// Cells that would complete four in a row for the stones `pos` (empty cells and others
-/// included; callers mask).
+/// Cells that would complete four in a row for the stones `pos` (empty cells of the board
+/// only). The common heights get shifts fixed at compile time (this is the solver's hot path).
+#[inline]
 pub fn winning_cells(dims: Dims, pos: u64, mask: u64) -> u64 {
-    let h = dims.height;
-    let board = dims.board_mask();
+    let r = match dims.height {
+        4 => lines_through::<4>(pos),
+        5 => lines_through::<5>(pos),
+        6 => lines_through::<6>(pos),
+        7 => lines_through::<7>(pos),
+        8 => lines_through::<8>(pos),
+        9 => lines_through::<9>(pos),
+        h => lines_through_any(pos, h),
+    };
+    r & dims.board_mask() & !mask
+}
+
+/// The cells (any, callers mask) that complete a four with three of `pos`, for height `H`
+/// (all shifts below 64: 3 * (H + 2) < 64).
+#[inline(always)]
+fn lines_through<const H: u32>(pos: u64) -> u64 {
     // Vertical: three stacked stones, the cell above them.
+    let mut r = (pos << 1) & (pos << 2) & (pos << 3);
+    // Horizontal (H+1) and the two diagonals (H, H+2): the gap may be at any of 4 places.
+    macro_rules! dir {
+        ($s:expr) => {{
+            let s = $s;
+            let p = (pos << s) & (pos << (2 * s));
+            r |= p & (pos << (3 * s));
+            r |= p & (pos >> s);
+            let p = (pos >> s) & (pos >> (2 * s));
+            r |= p & (pos << s);
+            r |= p & (pos >> (3 * s));
+        }};
+    }
+    dir!(H + 1);
+    dir!(H);
+    dir!(H + 2);
+    r
+}
+
+/// `lines_through` for any height (shifts of 64 or more give 0).
+fn lines_through_any(pos: u64, h: u32) -> u64 {
     let mut r = shl(pos, 1) & shl(pos, 2) & shl(pos, 3);
-    // Horizontal (h+1) and the two diagonals (h, h+2): the gap may be at any of 4 places.
     for s in [h + 1, h, h + 2] {
         let mut p = shl(pos, s) & shl(pos, 2 * s);
         r |= p & shl(pos, 3 * s);
@@ -101,19 +136,34 @@ pub fn winning_cells(dims: Dims, pos: u64, mask: u64) -> u64 {
         r |= p & shl(pos, s);
         r |= p & shr(pos, 3 * s);
     }
-    r & board & !mask
+    r
 }
 
 /// True if `pos` contains four in a row.
+#[inline]
 pub fn has_four(dims: Dims, pos: u64) -> bool {
-    let h = dims.height;
-    for shift in [1, h + 1, h, h + 2] {
-        let m = pos & shr(pos, shift);
-        if m & shr(m, 2 * shift) != 0 {
-            return true;
+    match dims.height {
+        6 => four_const::<6>(pos),
+        7 => four_const::<7>(pos),
+        h => {
+            for shift in [1, h + 1, h, h + 2] {
+                let m = pos & shr(pos, shift);
+                if m & shr(m, 2 * shift) != 0 {
+                    return true;
+                }
+            }
+            false
         }
     }
-    false
+}
+
+#[inline(always)]
+fn four_const<const H: u32>(pos: u64) -> bool {
+    let f = |s: u32| {
+        let m = pos & (pos >> s);
+        m & (m >> (2 * s))
+    };
+    (f(1) | f(H + 1) | f(H) | f(H + 2)) != 0
 }
 
 impl Board {

@@ -116,8 +116,8 @@ pub fn generate(
 ) {
     let dims = standard();
     // A table of its own, 8x the engine's (512 MiB): the early positions are deep searches.
-    let table = SolverTable::new((1 << 26) + 15);
-    let table = &table;
+    let own = SolverTable::with_bytes(512 << 20);
+    let table = own.as_ref().unwrap_or_else(|_| super::solver::table());
     let mut level: Vec<String> = vec![String::new()];
     let mut depth = 0;
     while depth < plies && !level.is_empty() {

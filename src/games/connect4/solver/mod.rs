@@ -1,0 +1,562 @@
+//! The Connect Four solver: the exact game-theoretic score of a position in the convention of
+//! the published test sets — positive when the side to move wins, `(cells + 1 - moves) / 2`
+//! for a win with its next stone, one less for each later stone; 0 a draw; negative a loss.
+//!
+//! Method: negamax with alpha-beta on null windows inside a binary search on the score (after
+//! Pascal Pons); moves that hand the opponent an immediate win are never generated, and a
+//! forced block is played at once, without a table entry; on boards of even height, where the
+//! side to move has only columns of even height to play in, the opponent's *claimeven*
+//! follow-up (Allis: always answer in the same column) fixes who gets which cell, which bounds
+//! the score from above (no four of the mover's in that split: at most a draw; a four of the
+//! opponent's as well: a loss); the table keeps each position's best move, tried first, and
+//! far from the end the children's entries are probed before any is searched (enhanced
+//! transposition cutoffs); moves are otherwise ordered by the threats they make, centre first.
+//! `weak` narrows the search to win/draw/loss. `threads` runs several searches on one table.
+//!
+//! Bit layout: `board::Board`'s (column-major, a guard bit over each column). Table values: a
+//! byte, 0 empty, up to `max - min + 1` an upper bound `v + min - 1`, above that a lower bound
+//! `v + 2 min - max - 2` (`encode_*`).
+
+mod table;
+pub mod threads;
+
+use table::Probe;
+pub use table::SolverTable;
+
+use super::board::{Board, Dims, winning_cells};
+use std::sync::OnceLock;
+
+/// The engine's table (64 MiB), every page taken at once (at start-up, before `readyok`, not
+/// little by little during play); `tabula solve` makes its own of the size asked.
+pub fn table() -> &'static SolverTable {
+    static TABLE: OnceLock<SolverTable> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let t = SolverTable::with_bytes(64 << 20)
+            .or_else(|_| SolverTable::with_bytes(1 << 20))
+            .unwrap_or_else(|_| std::process::abort());
+        t.clear();
+        t
+    })
+}
+
+/// Positions with at most this many stones are stored under the smaller of their key and
+/// their mirror image's: early on, mirrored transpositions are common and worth the fold.
+const SYMMETRY_PLIES: u32 = 16;
+/// With at least this many empty cells the children's table entries are probed first.
+const ETC_EMPTIES: u32 = 12;
+
+/// From this many empty cells an exact solve tests the windows next to 0 first.
+const EARLY_EMPTIES: i32 = 36;
+
+/// A position as the search sees it: the side to move's stones, all stones, stones played.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Pos {
+    cur: u64,
+    mask: u64,
+    moves: u32,
+}
+
+impl Pos {
+    fn of(b: &Board) -> Pos {
+        Pos {
+            cur: b.current,
+            mask: b.mask,
+            moves: b.moves,
+        }
+    }
+    #[inline]
+    fn play(self, m: u64) -> Pos {
+        Pos {
+            cur: self.cur ^ self.mask,
+            mask: self.mask | m,
+            moves: self.moves + 1,
+        }
+    }
+}
+
+/// Shared state of a multi-threaded solve (see `threads`).
+pub(super) use threads::Shared;
+
+pub struct Solver<'a> {
+    dims: Dims,
+    table: &'a SolverTable,
+    order: Vec<u32>,
+    pub nodes: u64,
+    abort: &'a dyn Fn() -> bool,
+    pub aborted: bool,
+    min_score: i32,
+    max_score: i32,
+    cells: i32,
+    /// The top cell of every column and every other cell below it (the cells a follow-up
+    /// strategy claims: `claimeven_bound`).
+    top_rows: u64,
+    /// The parity of the stone count before the last stone of a full board: the mover of
+    /// a position with `moves % 2 == last_mover` is the player who would fill the board.
+    last_mover: u32,
+    /// XORed into stored keys: a bijection within one shape, and entries of another shape
+    /// (solved concurrently in one process) almost never match.
+    shape_tag: u64,
+    /// Helpers of a multi-threaded solve put off the moves others are searching.
+    shared: Option<&'a Shared>,
+}
+
+/// Four in a row within `pos`.
+#[inline]
+fn four(dims: Dims, pos: u64) -> bool {
+    super::board::has_four(dims, pos)
+}
+
+impl<'a> Solver<'a> {
+    pub fn new(dims: Dims, table: &'a SolverTable, abort: &'a dyn Fn() -> bool) -> Self {
+        let w = dims.width as i32;
+        let order = (0..w)
+            .map(|i| (w / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2) as u32)
+            .filter(|&c| c < dims.width)
+            .collect::<Vec<_>>();
+        let cells = dims.cells() as i32;
+        table.use_shape((dims.width << 8) | dims.height);
+        // The top row of every column, then every other row below it.
+        let top_rows = (0..dims.height)
+            .filter(|r| (dims.height - 1 - r).is_multiple_of(2))
+            .fold(0u64, |acc, r| acc | dims.bottom() << r);
+        Solver {
+            last_mover: (dims.cells() + 1) % 2,
+            dims,
+            table,
+            order,
+            nodes: 0,
+            abort,
+            aborted: false,
+            min_score: -cells / 2 + 3,
+            max_score: (cells + 1) / 2 - 3,
+            cells,
+            top_rows,
+            shape_tag: ((dims.width as u64) << 8 | dims.height as u64)
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            shared: None,
+        }
+    }
+
+    /// A helper of a multi-threaded solve: searches the window the main thread publishes,
+    /// until `stop`.
+    pub(super) fn help(
+        &mut self,
+        b: &Board,
+        stop: &dyn Fn() -> bool,
+        current: &std::cell::Cell<u64>,
+    ) {
+        let Some(shared) = self.shared else { return };
+        let p = Pos::of(b);
+        while !stop() {
+            let Some((generation, med)) = shared.window().filter(|w| w.0 != current.get()) else {
+                std::thread::yield_now();
+                continue;
+            };
+            current.set(generation);
+            self.aborted = false;
+            let _ = self.negamax(p, med, med + 1);
+        }
+    }
+
+    pub(super) fn with_shared(mut self, shared: &'a Shared) -> Self {
+        self.shared = Some(shared);
+        self
+    }
+
+    fn encode_upper(&self, v: i32) -> u8 {
+        (v - self.min_score + 1) as u8
+    }
+    fn encode_lower(&self, v: i32) -> u8 {
+        (v + self.max_score - 2 * self.min_score + 2) as u8
+    }
+
+    /// The table key of `p` (mirror images folded early in the game).
+    #[inline]
+    fn key(&self, p: Pos) -> u64 {
+        let key = p.cur + p.mask + self.dims.bottom();
+        let key = if p.moves <= SYMMETRY_PLIES {
+            key.min(self.mirror(key))
+        } else {
+            key
+        };
+        key ^ self.shape_tag
+    }
+
+    /// The key of the mirror image (columns reversed): each column's bits move as a block.
+    fn mirror(&self, key: u64) -> u64 {
+        let stride = self.dims.col_stride();
+        let col = (1u64 << stride) - 1;
+        let w = self.dims.width;
+        (0..w).fold(0, |m, c| {
+            m | ((key >> (c * stride)) & col) << ((w - 1 - c) * stride)
+        })
+    }
+
+    /// How promising the move `m` looks: the threats (`t`, cells that would complete a four
+    /// of the mover's) it leaves that do not sit right above one of the opponent's
+    /// (`opp_win`, who would win there first); a little more for those on the rows that
+    /// zugzwang favours for the mover, and for those the next stone in their column would
+    /// make playable.
+    #[inline]
+    fn order_score(&self, p: Pos, m: u64, t: u64, opp_win: u64) -> u32 {
+        let good = if p.moves % 2 == self.last_mover {
+            self.top_rows
+        } else {
+            !self.top_rows
+        };
+        let next_possible = ((p.mask | m) + self.dims.bottom()) & self.dims.board_mask();
+        let u = t & !(opp_win << 1);
+        4 * u.count_ones() + (u & good).count_ones() + (u & (next_possible << 1)).count_ones()
+    }
+
+    /// Upper bound on the score of the side to move (X) when an even number of cells is
+    /// empty, from the opponent's (Y's) follow-up: Y answers X in the same column, or, when X
+    /// plays in a column with an odd number of empty cells, in another such column (they come
+    /// in pairs). Y then gets every empty cell at an even distance from the top of its column
+    /// (`top_rows`) but the next cell of each odd column, which X may take; X gets at most the
+    /// rest. No four of X's in that rest: X cannot win (at most a draw); a four of Y's as well:
+    /// X loses. None where the bound does not apply or says nothing.
+    #[inline]
+    fn claimeven_bound(&self, p: Pos, possible: u64) -> Option<i32> {
+        if (self.cells - p.moves as i32) % 2 != 0 {
+            return None;
+        }
+        let empty = self.dims.board_mask() & !p.mask;
+        let theirs = (p.cur ^ p.mask) | (empty & self.top_rows & !possible);
+        if four(self.dims, p.cur | (empty & !theirs)) {
+            return None;
+        }
+        Some(if four(self.dims, theirs) { -1 } else { 0 })
+    }
+
+    /// The value of `p` for the side to move, who cannot win with this stone (the game is not
+    /// over). Within `(alpha, beta)` the exact value; at or above `beta` a lower bound; at or
+    /// below `alpha` an upper bound.
+    fn negamax(&mut self, p: Pos, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 0xfff == 0 && (self.abort)() {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        let dims = self.dims;
+        let moves = p.moves as i32;
+        let possible = (p.mask + dims.bottom()) & dims.board_mask();
+        let opp_win = winning_cells(dims, p.cur ^ p.mask, p.mask);
+        let forced = possible & opp_win;
+        let next = if forced != 0 {
+            // Two threats, or a block under another threat: the opponent wins next.
+            if forced & (forced - 1) != 0 || forced & (opp_win >> 1) != 0 {
+                return -(self.cells - moves) / 2;
+            }
+            forced
+        } else {
+            possible & !(opp_win >> 1)
+        };
+        if next == 0 {
+            return -(self.cells - moves) / 2;
+        }
+        if moves >= self.cells - 2 {
+            return 0;
+        }
+        if forced != 0 {
+            // The only move: played without a table entry of its own.
+            return -self.negamax(p.play(forced), -beta, -alpha);
+        }
+        let min = -(self.cells - 2 - moves) / 2;
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let mut max = (self.cells - 1 - moves) / 2;
+        if let Some(bound) = self.claimeven_bound(p, possible) {
+            max = max.min(bound);
+        }
+        let key = self.key(p);
+        let Probe { value: v, best } = self.table.get(key);
+        let v = v as i32;
+        if v != 0 {
+            if v > self.max_score - self.min_score + 1 {
+                let lower = v + 2 * self.min_score - self.max_score - 2;
+                if alpha < lower {
+                    alpha = lower;
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+            } else {
+                max = max.min(v + self.min_score - 1);
+            }
+        }
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        let empties = self.cells - moves;
+        // Order: the table's best move, then more threats after the move first; ties keep the
+        // centre-first order.
+        let mut list: [(u64, u32); 32] = [(0, 0); 32];
+        let mut n = 0;
+        for &c in &self.order {
+            let m = next & dims.column_mask(c);
+            if m == 0 {
+                continue;
+            }
+            let score = if best == Some(c) {
+                1 << 30
+            } else {
+                let after = p.cur | m;
+                let t = winning_cells(dims, after, p.mask | m);
+                self.order_score(p, m, t, opp_win) << 4
+            };
+            let mut j = n;
+            while j > 0 && list[j - 1].1 < score {
+                list[j] = list[j - 1];
+                j -= 1;
+            }
+            list[j] = (m, score);
+            n += 1;
+        }
+        // Enhanced transposition cutoff: a child already known to be bad enough for the
+        // opponent settles this node.
+        if empties >= ETC_EMPTIES as i32 {
+            for &(m, _) in &list[..n] {
+                let child = p.play(m);
+                let cv = self.table.get(self.key(child)).value as i32;
+                if cv != 0 && cv <= self.max_score - self.min_score + 1 {
+                    let ours = -(cv + self.min_score - 1);
+                    if ours >= beta {
+                        let col = m.trailing_zeros() / dims.col_stride();
+                        self.table
+                            .put(key, self.encode_lower(ours), Some(col), empties as u32);
+                        return ours;
+                    }
+                }
+            }
+        }
+        let mut best_value = i32::MIN;
+        let mut best_col = None;
+        // With other threads, near the root: a move (not the first) that another thread is
+        // searching is put off until the rest are done (ABDADA); every move is still searched.
+        let shared = self
+            .shared
+            .filter(|_| empties >= threads::DEFER_EMPTIES as i32);
+        let mut deferred = [0u64; 32];
+        let mut n_deferred = 0;
+        for round in 0..2 {
+            let count = if round == 0 { n } else { n_deferred };
+            for idx in 0..count {
+                let m = if round == 0 {
+                    list[idx].0
+                } else {
+                    deferred[idx]
+                };
+                let child = p.play(m);
+                let busy_key = match shared {
+                    Some(s) if round == 0 && idx > 0 => {
+                        let ck = self.key(child);
+                        if s.busy(ck) {
+                            deferred[n_deferred] = m;
+                            n_deferred += 1;
+                            continue;
+                        }
+                        s.enter(ck);
+                        Some((s, ck))
+                    }
+                    _ => None,
+                };
+                let score = -self.negamax(child, -beta, -alpha);
+                if let Some((s, ck)) = busy_key {
+                    s.leave(ck);
+                }
+                if self.aborted {
+                    return 0;
+                }
+                let col = m.trailing_zeros() / dims.col_stride();
+                if score >= beta {
+                    self.table
+                        .put(key, self.encode_lower(score), Some(col), empties as u32);
+                    return score;
+                }
+                if score > best_value {
+                    best_value = score;
+                    best_col = Some(col);
+                }
+                if score > alpha {
+                    alpha = score;
+                }
+            }
+        }
+        self.table
+            .put(key, self.encode_upper(alpha), best_col, empties as u32);
+        alpha
+    }
+
+    /// Does the side to move lose (with best play by both)? One null-window search
+    /// (-1, 0): cheaper than a weak solve when only a win for the other side matters.
+    /// None if aborted.
+    pub fn loses(&mut self, b: &Board) -> Option<bool> {
+        if b.over() {
+            return Some(b.won);
+        }
+        if winning_cells(self.dims, b.current, b.mask) & b.possible() != 0 {
+            return Some(false);
+        }
+        if b.moves as i32 >= self.cells - 1 {
+            return Some(false);
+        }
+        let r = self.negamax(Pos::of(b), -1, 0);
+        if self.aborted {
+            return None;
+        }
+        Some(r < 0)
+    }
+
+    /// The exact score (or, with `weak`, only its sign as -1/0/1). None if aborted.
+    pub fn solve(&mut self, b: &Board, weak: bool) -> Option<i32> {
+        let score = self.solve_inner(b, weak)?;
+        Some(if weak { score.signum() } else { score })
+    }
+
+    /// The score of a position that is not over and has no immediate win, or a bound:
+    /// `decided` answers the first question (exact score, or its sign when weak).
+    fn solve_inner(&mut self, b: &Board, weak: bool) -> Option<i32> {
+        let cells = self.cells;
+        let moves = b.moves as i32;
+        if b.over() {
+            return Some(if b.won { -(cells + 2 - moves) / 2 } else { 0 });
+        }
+        if winning_cells(self.dims, b.current, b.mask) & b.possible() != 0 {
+            return Some((cells + 1 - moves) / 2);
+        }
+        let (mut min, mut max) = if weak {
+            (-1, 1)
+        } else {
+            (-(cells - moves) / 2, (cells + 1 - moves) / 2)
+        };
+        let p = Pos::of(b);
+        // Early in the game the value is near 0 (7x6: +1 at the start): test the windows next
+        // to 0 first (each one away from the truth costs a full proof), later bisect, nearer 0
+        // first (Pons's choice).
+        let early = cells - moves >= EARLY_EMPTIES;
+        while min < max {
+            let mut med = min + (max - min) / 2;
+            if early && min < 0 && max > 0 {
+                med = -1;
+            } else if early && min == 0 && max > 1 {
+                med = 0;
+            } else if early && min == 1 && max > 2 {
+                med = 1;
+            } else if early && max == 0 && min < -1 {
+                med = -2;
+            } else if early && max == -1 && min < -2 {
+                med = -3;
+            } else if med <= 0 && min / 2 < med {
+                med = min / 2;
+            } else if med >= 0 && max / 2 > med {
+                med = max / 2;
+            }
+            if let Some(sh) = self.shared {
+                sh.publish(med);
+            }
+            let r = self.negamax(p, med, med + 1);
+            if self.aborted {
+                return None;
+            }
+            if r <= med {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        Some(min)
+    }
+
+    /// A column that reaches `score` (the position's value from `solve`, exact or weak), or
+    /// None if the game is over: the table's best move first, then the others centre first,
+    /// each checked by one null-window search (cheap with the table warm from the solve).
+    pub fn best_move(&mut self, b: &Board, score: i32, weak: bool) -> Option<u32> {
+        if b.over() {
+            return None;
+        }
+        let first = self.table.get(self.key(Pos::of(b))).best;
+        let order: Vec<u32> = first.into_iter().chain(self.order.clone()).collect();
+        for col in order {
+            if !b.can_play(col) {
+                continue;
+            }
+            if self.reaches(b, col, score, weak)? {
+                return Some(col);
+            }
+        }
+        None
+    }
+
+    /// Does playing `col` keep the value `score` (exact, or weak)? None if aborted.
+    fn reaches(&mut self, b: &Board, col: u32, score: i32, weak: bool) -> Option<bool> {
+        let cells = self.cells;
+        if b.is_winning_move(col) {
+            let win = if weak {
+                1
+            } else {
+                (cells + 1 - b.moves as i32) / 2
+            };
+            return Some(win == score);
+        }
+        let mut child = b.clone();
+        child.play_col(col);
+        // The column is best iff the child's value is at most -score.
+        let t = -score;
+        let v_le_t = if child.is_full() {
+            0 <= t
+        } else if winning_cells(self.dims, child.current, child.mask) & child.possible() != 0 {
+            let v = (cells + 1 - child.moves as i32) / 2;
+            (if weak { 1 } else { v }) <= t
+        } else if weak {
+            let c = Pos::of(&child);
+            match t {
+                -1 => self.negamax(c, -1, 0) < 0,
+                0 => self.negamax(c, 0, 1) <= 0,
+                _ => true,
+            }
+        } else {
+            self.negamax(Pos::of(&child), t, t + 1) <= t
+        };
+        (!self.aborted).then_some(v_le_t)
+    }
+
+    /// The columns that reach `score` (the position's value from `solve`, exact or weak).
+    pub fn best_moves(&mut self, b: &Board, score: i32, weak: bool) -> Option<Vec<u32>> {
+        let mut out = Vec::new();
+        for col in 0..self.dims.width {
+            if b.can_play(col) && !b.over() && self.reaches(b, col, score, weak)? {
+                out.push(col);
+            }
+        }
+        Some(out)
+    }
+
+    /// Score of every legal column (None for full columns), and whether it completed.
+    pub fn analyze(&mut self, b: &Board, weak: bool) -> Option<Vec<Option<i32>>> {
+        let mut out = vec![None; self.dims.width as usize];
+        for col in 0..self.dims.width {
+            if !b.can_play(col) || b.over() {
+                continue;
+            }
+            if b.is_winning_move(col) {
+                let s = (self.cells + 1 - b.moves as i32) / 2;
+                out[col as usize] = Some(if weak { 1 } else { s });
+                continue;
+            }
+            let mut child = b.clone();
+            child.play_col(col);
+            out[col as usize] = Some(-self.solve(&child, weak)?);
+        }
+        Some(out)
+    }
+}

@@ -1,0 +1,172 @@
+//! The solver's transposition table: buckets of two 64-bit entries, shared by threads
+//! without locks (a torn entry only fails its key check).
+//!
+//! Entry: bits 0..48 the key's low 48 bits; 48..56 the value byte (0 empty, then upper bounds,
+//! then lower bounds: `Solver::encode_*`); 56..61 the best move's column + 1 (0: none);
+//! 61..64 the work class (empty cells / 8: a deeper search is worth more). The bucket is the
+//! key modulo an odd number of buckets above 2^16, so bucket and low 48 bits together identify
+//! a 64-bit key (Chinese remainder theorem). Of a bucket's two entries the first keeps the
+//! deeper search, the second takes whatever does not replace the first.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+const KEY_BITS: u64 = (1 << 48) - 1;
+
+/// What the table knows of a position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Probe {
+    /// The value byte (0: nothing known).
+    pub value: u8,
+    /// The best move found (a column), if any.
+    pub best: Option<u32>,
+}
+
+pub struct SolverTable {
+    /// Two entries per bucket, from `base` (a 2 MiB boundary: huge pages).
+    entries: Vec<AtomicU64>,
+    base: usize,
+    buckets: u64,
+    /// The board shape the entries belong to (`width << 8 | height`); another shape clears
+    /// them, since keys are only unique within one shape.
+    shape: std::sync::Mutex<u32>,
+}
+
+/// The smallest odd number of buckets (CRT needs more than 2^16 of them).
+const MIN_BUCKETS: u64 = (1 << 16) + 1;
+
+/// The largest prime `p <= n`, at least `MIN_BUCKETS` (trial division: n up to 2^40 or so).
+fn prime_at_most(mut n: u64) -> u64 {
+    let is_prime = |n: u64| {
+        !n.is_multiple_of(2)
+            && (3..)
+                .step_by(2)
+                .take_while(|d| d * d <= n)
+                .all(|d| !n.is_multiple_of(d))
+    };
+    while n > MIN_BUCKETS && !is_prime(n) {
+        n -= 1;
+    }
+    n.max(MIN_BUCKETS)
+}
+
+impl SolverTable {
+    /// A table of about `bytes` bytes (a prime number of 16-byte buckets), zeroed lazily: the
+    /// pages (huge where the kernel allows) are taken as the search touches them. Err if the memory cannot be had.
+    pub fn with_bytes(bytes: usize) -> Result<SolverTable, String> {
+        let buckets = prime_at_most((bytes / 16) as u64);
+        let n = usize::try_from(buckets * 2).map_err(|_| "solver table too large".to_string())?;
+        let (entries, base) = crate::memory::huge_lazy(n, true)
+            .ok_or_else(|| format!("cannot allocate a {} MiB solver table", (n * 8) >> 20))?;
+        Ok(SolverTable {
+            entries,
+            base,
+            buckets,
+            shape: std::sync::Mutex::new(0),
+        })
+    }
+
+    /// Bytes in use.
+    pub fn bytes(&self) -> usize {
+        (self.buckets * 16) as usize
+    }
+
+    pub(super) fn use_shape(&self, shape: u32) {
+        if let Ok(mut s) = self.shape.lock()
+            && *s != shape
+        {
+            // A new table (shape 0) is still all zeros.
+            if *s != 0 {
+                self.clear();
+            }
+            *s = shape;
+        }
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        self.base + 2 * (key % self.buckets) as usize
+    }
+
+    /// Asks the memory system for `key`'s bucket ahead of a probe.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        crate::memory::prefetch(&self.entries[self.bucket(key)]);
+    }
+
+    #[inline]
+    pub fn get(&self, key: u64) -> Probe {
+        let i = self.bucket(key);
+        let k = key & KEY_BITS;
+        for e in &self.entries[i..i + 2] {
+            let e = e.load(Relaxed);
+            if e & KEY_BITS == k && (e >> 48) as u8 != 0 {
+                let mv = ((e >> 56) & 31) as u32;
+                return Probe {
+                    value: (e >> 48) as u8,
+                    best: mv.checked_sub(1),
+                };
+            }
+        }
+        Probe::default()
+    }
+
+    /// Stores `value` (and the best move, if any) for `key`, found with `empties` empty
+    /// cells left.
+    #[inline]
+    pub fn put(&self, key: u64, value: u8, best: Option<u32>, empties: u32) {
+        let i = self.bucket(key);
+        let k = key & KEY_BITS;
+        let class = u64::from(empties / 8).min(7);
+        let mv = best.map_or(0, |c| u64::from(c + 1) & 31);
+        let e = k | u64::from(value) << 48 | mv << 56 | class << 61;
+        let first = self.entries[i].load(Relaxed);
+        let slot = if first & KEY_BITS == k || first >> 61 <= class {
+            i
+        } else {
+            i + 1
+        };
+        self.entries[slot].store(e, Relaxed);
+    }
+
+    pub fn clear(&self) {
+        for e in &self.entries[self.base..] {
+            e.store(0, Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn primes_and_round_trip() {
+        assert_eq!(prime_at_most(100_000), 99_991);
+        assert_eq!(prime_at_most(10), MIN_BUCKETS);
+        let t = SolverTable::with_bytes(4 << 20).expect("4 MiB");
+        assert!(t.buckets > MIN_BUCKETS && t.buckets % 2 == 1);
+        // Keys equal modulo the bucket count and in their low 48 bits differ by a multiple
+        // of buckets * 2^48: more than 64 bits, so any two 64-bit keys are told apart.
+        let (a, b) = (12_345u64, 12_345u64 + t.buckets);
+        t.put(a, 7, Some(3), 30);
+        assert_eq!(
+            t.get(a),
+            Probe {
+                value: 7,
+                best: Some(3)
+            }
+        );
+        assert_eq!(t.get(b), Probe::default());
+        t.put(b, 9, None, 5);
+        assert_eq!(t.get(a).value, 7, "the deeper entry stays");
+        assert_eq!(
+            t.get(b),
+            Probe {
+                value: 9,
+                best: None
+            }
+        );
+        t.clear();
+        assert_eq!(t.get(a), Probe::default());
+    }
+}
