@@ -4,6 +4,7 @@
 pub mod arena;
 pub mod bench;
 pub mod bits;
+pub mod busy;
 pub mod engine;
 pub mod game;
 pub mod games;

@@ -360,19 +360,19 @@ impl<'a> Solver<'a> {
                 let busy_key = match shared {
                     Some(s) if round == 0 && idx > 0 => {
                         let ck = self.key(child);
-                        if s.busy(ck) {
+                        if s.busy.contains(ck) {
                             deferred[n_deferred] = m;
                             n_deferred += 1;
                             continue;
                         }
-                        s.enter(ck);
+                        s.busy.enter(ck);
                         Some((s, ck))
                     }
                     _ => None,
                 };
                 let score = -self.negamax(child, -beta, -alpha);
                 if let Some((s, ck)) = busy_key {
-                    s.leave(ck);
+                    s.busy.leave(ck);
                 }
                 if self.aborted {
                     return 0;
@@ -495,6 +495,11 @@ impl<'a> Solver<'a> {
             }
         }
         None
+    }
+
+    /// Does playing `col` keep the exact value `score`? None if aborted.
+    pub fn reaches_score(&mut self, b: &Board, col: u32, score: i32) -> Option<bool> {
+        self.reaches(b, col, score, false)
     }
 
     /// Does playing `col` keep the value `score` (exact, or weak)? None if aborted.

@@ -12,39 +12,25 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 /// From this many empty cells a thread defers the moves others are searching.
 pub const DEFER_EMPTIES: u32 = 16;
 
-/// The positions threads are searching now, by the key's top bits: a key held there means
-/// "busy" (a collision only reorders moves, never changes a result).
+/// What the threads of one solve share besides the table: the positions being searched now
+/// (`crate::busy`) and the main thread's current window.
 pub struct Shared {
-    slots: Vec<AtomicU64>,
-    /// The main thread's current null window: a generation count (high 32 bits, 0 before the
-    /// first) and the window's lower bound (low 32 bits, as i32).
+    pub busy: crate::busy::Busy,
+    /// A generation count (high 32 bits, 0 before the first window) and the window's lower
+    /// bound (low 32 bits, as i32).
     window: AtomicU64,
 }
-
-const BUSY_BITS: u32 = 14;
 
 impl Default for Shared {
     fn default() -> Self {
         Shared {
-            slots: (0..1 << BUSY_BITS).map(|_| AtomicU64::new(0)).collect(),
+            busy: crate::busy::Busy::new(14),
             window: AtomicU64::new(0),
         }
     }
 }
 
 impl Shared {
-    fn slot(&self, key: u64) -> &AtomicU64 {
-        &self.slots[(crate::bits::mix(key) >> (64 - BUSY_BITS)) as usize]
-    }
-    pub fn busy(&self, key: u64) -> bool {
-        self.slot(key).load(Relaxed) == key
-    }
-    pub fn enter(&self, key: u64) {
-        self.slot(key).store(key, Relaxed);
-    }
-    pub fn leave(&self, key: u64) {
-        let _ = self.slot(key).compare_exchange(key, 0, Relaxed, Relaxed);
-    }
     /// The main thread starts searching the window `(med, med + 1)`.
     pub fn publish(&self, med: i32) {
         let generation = (self.window.load(Relaxed) >> 32) + 1;

@@ -74,46 +74,9 @@ pub struct Solver<'a> {
 /// (deeper ones are too quick to share out).
 const BUSY_PLIES: u32 = 40;
 
-/// Keys of the positions the threads are searching now, for sharing out the work (after
-/// ABDADA): a thread puts off a child that another thread is already searching.
-pub struct Busy {
-    slots: Vec<std::sync::atomic::AtomicU64>,
-}
-
-impl Busy {
-    const BITS: u32 = 16;
-    pub fn new() -> Busy {
-        Busy {
-            slots: (0..1 << Self::BITS)
-                .map(|_| std::sync::atomic::AtomicU64::new(0))
-                .collect(),
-        }
-    }
-    fn slot(&self, key: u64) -> &std::sync::atomic::AtomicU64 {
-        &self.slots[(key >> (64 - Self::BITS)) as usize]
-    }
-    fn enter(&self, key: u64) {
-        self.slot(key)
-            .store(key, std::sync::atomic::Ordering::Relaxed);
-    }
-    fn leave(&self, key: u64) {
-        let _ = self.slot(key).compare_exchange(
-            key,
-            0,
-            std::sync::atomic::Ordering::Relaxed,
-            std::sync::atomic::Ordering::Relaxed,
-        );
-    }
-    fn is_busy(&self, key: u64) -> bool {
-        self.slot(key).load(std::sync::atomic::Ordering::Relaxed) == key
-    }
-}
-
-impl Default for Busy {
-    fn default() -> Self {
-        Busy::new()
-    }
-}
+/// Keys of the positions the threads are searching now (`crate::busy`), for sharing out the
+/// work (after ABDADA): a thread puts off a child that another thread is already searching.
+pub use crate::busy::Busy;
 
 impl<'a> Solver<'a> {
     pub fn new(rows: u32, cols: u32, table: &'a Table, abort: &'a dyn Fn() -> bool) -> Self {
@@ -234,7 +197,7 @@ impl<'a> Solver<'a> {
             let child = self.child(n, list[i].0);
             if i > 0
                 && let Some(b) = shared
-                && b.is_busy(self.key(&child))
+                && b.contains(self.key(&child))
             {
                 later.push(child);
                 continue;
@@ -418,7 +381,7 @@ pub fn solve_parallel<B: Bits>(pos: &Domineering<B>, table: &Table, threads: usi
     let stop = || done.load(Ordering::Relaxed);
     let (rows, cols) = (pos.geo.rows, pos.geo.cols);
     let board = board_of(pos);
-    let busy = Busy::new();
+    let busy = Busy::new(16);
     let results: Vec<(Option<Option<Mv>>, u64)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads.max(1))
             .map(|_| {

@@ -10,33 +10,8 @@ use super::{Solver, moves, solve, solve_sharing};
 use crate::games::othello::endgame::{SolveResult, Table};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
-/// The positions that threads are searching now, by the key's top bits: a key held there
-/// means "busy" (a collision only reorders moves, never changes a result).
-pub struct Busy {
-    slots: Vec<AtomicU64>,
-}
-
-const BUSY_BITS: u32 = 14;
-
-impl Busy {
-    fn new() -> Busy {
-        Busy {
-            slots: (0..1 << BUSY_BITS).map(|_| AtomicU64::new(0)).collect(),
-        }
-    }
-    fn slot(&self, key: u64) -> &AtomicU64 {
-        &self.slots[(key >> (64 - BUSY_BITS)) as usize]
-    }
-    pub fn contains(&self, key: u64) -> bool {
-        self.slot(key).load(Relaxed) == key
-    }
-    pub fn enter(&self, key: u64) {
-        self.slot(key).store(key, Relaxed);
-    }
-    pub fn leave(&self, key: u64) {
-        let _ = self.slot(key).compare_exchange(key, 0, Relaxed, Relaxed);
-    }
-}
+/// The positions that threads are searching now (`crate::busy`).
+pub use crate::busy::Busy;
 
 /// `solve` on `threads` threads (1: `solve` itself).
 pub fn solve_threads(
@@ -51,7 +26,7 @@ pub fn solve_threads(
         return solve(p, o, table, canonical, abort);
     }
     let stop = AtomicBool::new(false);
-    let busy = Busy::new();
+    let busy = Busy::new(14);
     let helper_nodes = AtomicU64::new(0);
     let result = std::thread::scope(|scope| {
         for _ in 1..threads {
