@@ -167,8 +167,9 @@ enum Cmd {
         /// instead of reading positions (Connect Four) or the empty board (Domineering).
         #[arg(long)]
         fen: Option<String>,
-        /// Connect Four: generate the 7x6 opening book to this many stones on stdout
-        /// (`tabula solve --game connect4 --book 10 > src/games/connect4/book.txt`).
+        /// Connect Four: generate the 7x6 opening book (perfect play for both sides) to this
+        /// many stones on stdout (`tabula solve --game connect4 --book 10 >
+        /// src/games/connect4/book.txt`).
         #[arg(long, value_name = "PLIES")]
         book: Option<u32>,
         /// Threads for --book and for every game's solve (1..256; compare with a one-thread
@@ -176,14 +177,22 @@ enum Cmd {
         #[arg(long, default_value_t = 2,
               value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
         threads: usize,
-        /// Table size in MiB, up to 1048576 (Connect Four: default 64; Domineering: 64 up to
-        /// 64 cells, 1024 beyond).
+        /// Table size in MiB, up to 1048576 (Connect Four: default 64, 512 for --book and
+        /// --verify-book; Domineering: 64 up to 64 cells, 1024 beyond).
         #[arg(long, value_name = "MB", default_value_t = 0,
               value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=1 << 20))]
         hash: usize,
         /// With --book: take the lines of an earlier (partial) book as they are.
         #[arg(long, value_name = "FILE")]
         from: Option<std::path::PathBuf>,
+        /// Connect Four: check the opening book (the embedded one, or FILE): every position
+        /// either side reaches below its depth is covered, every score and move solved again.
+        #[arg(long)]
+        verify_book: bool,
+        /// With --verify-book: solve again only every N-th line (1: all).
+        #[arg(long, value_name = "N", default_value_t = 1,
+              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+        sample: usize,
     },
 }
 
@@ -380,9 +389,22 @@ fn run(mut cli: Cli) -> Result<(), String> {
             threads,
             hash,
             from,
+            verify_book,
+            sample,
         }) => match cli.game {
             GameKind::Connect4 => match book {
-                Some(plies) => solve::connect4_book(plies, threads, from.as_deref()),
+                Some(plies) => solve::connect4_book(
+                    plies,
+                    threads,
+                    if hash == 0 { 512 } else { hash },
+                    from.as_deref(),
+                ),
+                None if verify_book => solve::connect4_verify_book(
+                    file.as_deref(),
+                    threads,
+                    if hash == 0 { 512 } else { hash },
+                    sample,
+                ),
                 None => solve::connect4(
                     c4()?,
                     file.as_deref(),

@@ -464,3 +464,48 @@ fn wide_boards_search_deep_when_the_solver_cannot_finish() {
         assert!(depth >= 10, "{w}x{h} {position}: depth {depth} ({best})");
     }
 }
+
+/// The embedded opening book: for either player following it against random replies, every
+/// position below its depth has a book move, the engine plays it at once (as its exact
+/// solution), and its score changes only by the opponent's mistakes; every position either
+/// side can reach is covered (`book::verify`), and a sample of the deepest lines, solved again,
+/// agree.
+#[test]
+fn book_serves_both_players() {
+    use tabula::games::connect4::book;
+    let v = book::verify(book::TEXT, 2, 64, &|seq| {
+        seq.len() >= 9 && seq.bytes().map(u64::from).sum::<u64>() % 40 == 0
+    })
+    .unwrap();
+    assert!(
+        v.problems.is_empty(),
+        "{:?}",
+        &v.problems[..v.problems.len().min(5)]
+    );
+    assert!(v.depth >= 8, "book depth {}", v.depth);
+    assert!(v.checked >= 10, "only {} lines checked", v.checked);
+    let mut rng = Rng(7);
+    for game in 0..200 {
+        let book_side = game % 2;
+        let mut p = Connect4::default();
+        let mut last_score: Option<i32> = None;
+        while p.b.moves < v.depth - 1 && p.terminal().is_none() {
+            if p.b.moves as usize % 2 == book_side {
+                let e = book::lookup(&p.b).unwrap_or_else(|| panic!("no book move at {}", p.fen()));
+                // Against random replies the book side's score only grows.
+                if let Some(prev) = last_score {
+                    assert!(e.score >= prev, "{}: {} after {prev}", p.fen(), e.score);
+                }
+                last_score = Some(e.score);
+                let solved = p.solve(&|| false).unwrap();
+                assert_eq!(solved.best, e.col, "{}", p.fen());
+                assert_eq!(solved.nodes, 0, "{}: not from the book", p.fen());
+                p.play(e.col);
+            } else {
+                let mut moves = Vec::new();
+                p.legal_moves(&mut moves);
+                p.play(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+}

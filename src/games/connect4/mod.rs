@@ -408,16 +408,17 @@ impl Game for Connect4 {
         let _ = solver::table();
     }
 
-    /// The book first (7x6); then a weak solve that finds a winning (or else drawing) move,
+    /// The book first (7x6: perfect play for both sides to 12 stones); then a weak solve that
+    /// finds a winning (or else drawing) move,
     /// then the exact scores. If the exact pass runs out of time the weak result stands, so a
     /// won position is never let slip for want of time to measure the win.
     fn solve(&self, abort: &dyn Fn() -> bool) -> Option<Solved<u8>> {
-        if let Some(best) = book::lookup(&self.b) {
+        if let Some(e) = book::lookup(&self.b) {
             return Some(Solved {
-                score: self.score_to_search(1),
-                best,
+                score: self.score_to_search(e.score),
+                best: e.col,
                 nodes: 0,
-                note: "book: a proven win for the side to move".into(),
+                note: format!("book: score {} (test-set convention)", e.score),
             });
         }
         let weak = self.weak_best(abort)?;
