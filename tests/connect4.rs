@@ -365,6 +365,39 @@ fn solver_agrees_with_plain_negamax_on_small_boards() {
     }
 }
 
+/// Strong solves of empty boards of other sizes against the published outcomes (John Tromp's
+/// table of Connect Four results, John's Connect Four Playground, tromp.github.io/c4/c4.html;
+/// confirmed by Christophe Steininger's c4): +1 first player wins, 0 draw, -1 second player.
+/// The full table to 8x7 with times is protocol/connect4-boards.md.
+#[test]
+fn empty_boards_match_published_outcomes() {
+    use tabula::games::connect4::solver::{SolverTable, threads};
+    let table = SolverTable::with_bytes(64 << 20).unwrap();
+    for (w, h, what, outcome) in [
+        (4, 4, "4x4: draw", 0),
+        (5, 4, "5x4: draw", 0),
+        (6, 4, "6x4: second player wins", -1),
+        (7, 4, "7x4: draw", 0),
+        (8, 4, "8x4: second player wins", -1),
+        (4, 5, "4x5: draw", 0),
+        (5, 5, "5x5: draw", 0),
+        (6, 5, "6x5: draw", 0),
+        (7, 5, "7x5: draw", 0),
+        (4, 6, "4x6: draw", 0),
+        (5, 6, "5x6: draw", 0),
+        (6, 6, "6x6: second player wins", -1),
+        (4, 7, "4x7: draw", 0),
+        (5, 7, "5x7: draw", 0),
+    ] {
+        let p = Connect4::new(w, h).unwrap();
+        table.clear();
+        let got = threads::solve(&p.b, false, &table, 2, &|| false)
+            .unwrap()
+            .score;
+        assert_eq!(got.signum(), outcome, "{what}: score {got}");
+    }
+}
+
 /// The published positions on two threads.
 #[test]
 fn threaded_solver_matches_published_scores() {
