@@ -23,6 +23,22 @@ const SHALLOW_MIN_EMPTIES: u32 = 13;
 const ORDER_MIN_EMPTIES: u32 = 6;
 const TABLE_BITS: u32 = 22;
 
+/// Narrows the window `(alpha, beta)` to a stored bound pair; `Some(score)` when that decides
+/// the node (a lower bound at or above `beta`, an upper bound at or below `alpha`, or an
+/// empty window).
+#[inline]
+pub fn narrow(lower: i32, upper: i32, alpha: &mut i32, beta: &mut i32) -> Option<i32> {
+    if lower >= *beta {
+        return Some(lower);
+    }
+    if upper <= *alpha {
+        return Some(upper);
+    }
+    *alpha = (*alpha).max(lower);
+    *beta = (*beta).min(upper);
+    (*alpha >= *beta).then_some(*alpha)
+}
+
 pub struct Table {
     /// Two words a slot (`key ^ data`, `data`) from `base` (a 2 MiB boundary, huge pages).
     words: Vec<AtomicU64>,
@@ -195,16 +211,8 @@ impl<'a, B: Bits> Solver<'a, B> {
         if ne >= TABLE_MIN_EMPTIES {
             key = self.key(me, opp);
             if let Some((lower, upper, best)) = self.table.get(key) {
-                if lower >= beta {
-                    return lower;
-                }
-                if upper <= alpha {
-                    return upper;
-                }
-                alpha = alpha.max(lower);
-                beta = beta.min(upper);
-                if alpha >= beta {
-                    return alpha;
+                if let Some(v) = narrow(lower, upper, &mut alpha, &mut beta) {
+                    return v;
                 }
                 tt_move = best;
             }

@@ -287,16 +287,10 @@ impl<'a> Solver<'a> {
         let alpha_orig = alpha;
         let mut tt_move = PASS;
         if use_table && let Some((lower, upper, best)) = self.table.get(key) {
-            if lower >= beta {
-                return lower;
-            }
-            if upper <= alpha {
-                return upper;
-            }
-            alpha = alpha.max(lower);
-            beta = beta.min(upper);
-            if alpha >= beta {
-                return alpha;
+            if let Some(v) =
+                crate::games::othello::endgame::narrow(lower, upper, &mut alpha, &mut beta)
+            {
+                return v;
             }
             tt_move = best;
         }
