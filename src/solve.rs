@@ -18,25 +18,12 @@ pub fn connect4_book(
     from: Option<&std::path::Path>,
 ) -> Result<(), String> {
     use tabula::games::connect4::book;
-    let mut known = std::collections::HashMap::new();
-    if let Some(p) = from {
-        let text =
-            std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-        for line in text.lines().filter(|l| !l.starts_with('#')) {
-            let mut f = line.split_whitespace();
-            if let (Some(seq), Some(mv), Some(score)) = (f.next(), f.next(), f.next())
-                && let Some(c) = mv.bytes().next().filter(|c| (b'a'..=b'g').contains(c))
-                && let Ok(score) = score.parse()
-            {
-                let seq = if seq == "-" { "" } else { seq };
-                let e = book::Entry {
-                    col: c - b'a',
-                    score,
-                };
-                known.insert(seq.to_string(), e);
-            }
-        }
-    }
+    let known = match from {
+        Some(p) => book::lines(
+            &std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?,
+        ),
+        None => Default::default(),
+    };
     say!("# tabula Connect Four 7x6 opening book: perfect play for both sides to {plies} stones.");
     say!("# Every position either player reaches while the other follows the book, with its");
     say!("# exact score and best move (quickest win, else draw, else the latest loss; nearest the");

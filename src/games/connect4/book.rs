@@ -60,6 +60,23 @@ fn parse_line(line: &str) -> Option<(&str, u32, i32)> {
     Some((seq, col, score.parse().ok()?))
 }
 
+/// The lines of a book text as they are written: move string (empty for the empty board) to
+/// entry. Lines that do not parse, or name no 7x6 column, are skipped.
+pub fn lines(text: &str) -> HashMap<String, Entry> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(parse_line)
+        .filter(|&(_, col, _)| col < standard().width)
+        .map(|(seq, col, score)| {
+            let e = Entry {
+                col: col as u8,
+                score,
+            };
+            (seq.to_string(), e)
+        })
+        .collect()
+}
+
 /// The book as a map from canonical key to entry (column in the canonical orientation).
 fn parse(text: &str) -> HashMap<u64, Entry> {
     let dims = standard();
