@@ -79,26 +79,6 @@ pub fn connect4_verify_book(
     }
 }
 
-/// The board size a Connect Four FEN describes (rows, and the cells of its top row), so that
-/// `--fen` works for any size without `--width`/`--height`.
-fn connect4_fen_dims(fen: &str) -> Option<(u32, u32)> {
-    let board = fen.split_whitespace().next()?;
-    let rows: Vec<&str> = board.split('/').collect();
-    let mut width = 0u32;
-    let mut run = 0u32;
-    for ch in rows.first()?.chars() {
-        match ch.to_digit(10) {
-            Some(d) => run = run.checked_mul(10)?.checked_add(d)?,
-            None => {
-                width = width.checked_add(run)?.checked_add(1)?;
-                run = 0;
-            }
-        }
-    }
-    width = width.checked_add(run)?;
-    Some((width, u32::try_from(rows.len()).ok()?))
-}
-
 /// `tabula solve --game connect4`: positions one per line (an empty line is the empty board),
 /// or one `--fen`; each solved on `threads` threads (one below 24 empty cells) with a table of
 /// `hash_mb` MiB.
@@ -137,10 +117,7 @@ pub fn connect4(
             continue;
         }
         let parsed = if fen.is_some() {
-            connect4_fen_dims(&line)
-                .ok_or_else(|| format!("invalid FEN '{line}'"))
-                .and_then(|(w, h)| Connect4::new(w, h))
-                .and_then(|p| p.parse_fen(&line))
+            Connect4::from_fen(&line)
         } else {
             start.play_digits(fields.first().copied().unwrap_or(""))
         };

@@ -33,6 +33,27 @@ impl Default for Connect4 {
 }
 
 impl Connect4 {
+    /// The position of a FEN of any board size: the rows give the height, the first row's
+    /// cells (runs and stones) the width.
+    pub fn from_fen(fen: &str) -> Result<Connect4, String> {
+        let dims = || -> Option<(u32, u32)> {
+            let rows: Vec<&str> = fen.split_whitespace().next()?.split('/').collect();
+            let (mut width, mut run) = (0u32, 0u32);
+            for ch in rows.first()?.chars() {
+                match ch.to_digit(10) {
+                    Some(d) => run = run.checked_mul(10)?.checked_add(d)?,
+                    None => {
+                        width = width.checked_add(run)?.checked_add(1)?;
+                        run = 0;
+                    }
+                }
+            }
+            Some((width.checked_add(run)?, u32::try_from(rows.len()).ok()?))
+        };
+        let (w, h) = dims().ok_or_else(|| format!("invalid FEN '{fen}'"))?;
+        Connect4::new(w, h)?.parse_fen(fen)
+    }
+
     pub fn new(width: u32, height: u32) -> Result<Connect4, String> {
         Ok(Connect4 {
             b: Board::new(Dims::new(width, height)?),
