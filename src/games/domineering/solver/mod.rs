@@ -11,6 +11,9 @@
 //!   (`hopeful`) skips the strategy bounds where they never succeed;
 //! - each node carries both players' real and safe move counts, updated by the move
 //!   generator's own reckoning of what a move changes;
+//! - where the opponent's strategy moving second fails to prove the node lost, it still
+//!   holds against each first move: a move that costs the mover more than one real move is
+//!   refuted by it without a node (`outlasts`);
 //! - safe moves are never searched (Bullock: a player with a winning move has one that is not
 //!   a safe move; when only safe moves are left, the count cutoffs already decide);
 //! - moves are ordered by what they take from the opponent and keep for the mover (its real
@@ -186,8 +189,15 @@ impl<'a> Solver<'a> {
         if let Some(w) = self.table.get(key) {
             return w;
         }
-        if hopeful(cq, cp, e) && proves(&guaranteed(fq, false), cp.real, e, 0) {
-            return false;
+        // The opponent's strategy moving second holds against every first move; a move that
+        // costs the mover more than one real move can fall within its reach.
+        let mut theirs = None;
+        if hopeful(cq, cp, e) {
+            let g = guaranteed(fq, false);
+            if proves(&g, cp.real, e, 0) {
+                return false;
+            }
+            theirs = Some(g);
         }
         let start = self.nodes;
         let depth = n.b.empty as usize;
@@ -215,6 +225,11 @@ impl<'a> Solver<'a> {
         for i in 0..list.len() {
             if i == 1 {
                 list[1..].sort_by_key(|s| -s.score);
+            }
+            if let Some(g) = &theirs
+                && outlasts(g, list[i].c[p].real)
+            {
+                continue;
             }
             let child = self.child(n, &list[i]);
             if i > 0
@@ -353,6 +368,15 @@ fn proves(s: &bounds::Sure, real: u32, e: u32, margin: u32) -> bool {
     s.moves >= margin + real
         || (s.boxes > 0 && s.moves_boxes_first + 2 * s.boxes >= margin + real)
         || s.weight + 2 * (1 - margin) > e
+}
+
+/// After the mover's first move, which left it `real` moves: does the opponent's strategy
+/// moving second (`s`, against any first move) make at least as many moves as the mover's
+/// `1 + real`? (The move-count proofs of `proves`; the cell count does not improve by knowing
+/// the move.)
+#[inline]
+fn outlasts(s: &bounds::Sure, real: u32) -> bool {
+    s.moves > real || (s.boxes > 0 && s.moves_boxes_first + 2 * s.boxes > real)
 }
 
 /// Is a strategy proof (`proves`) for the player with counts `me` worth computing? A cheap
