@@ -312,6 +312,36 @@ fn engine_solve_reports_a_proven_result() {
     );
 }
 
+/// Published outcomes beyond the 6x6 table: 8x8 is a first-player win (Breuker, Uiterwijk and
+/// van den Herik, "Solving 8x8 Domineering", Theoretical Computer Science 230, 2000), whoever
+/// moves first; the winning move the solver gives leaves a position the opponent loses.
+#[test]
+fn published_larger_boards() {
+    let table = solver::Table::new(64);
+    for (rows, cols, first, what) in [
+        (
+            8,
+            8,
+            Side::Vertical,
+            "8x8, Vertical first: first player wins",
+        ),
+        (
+            8,
+            8,
+            Side::Horizontal,
+            "8x8, Horizontal first: first player wins",
+        ),
+    ] {
+        let p = Domineering::<u64>::new(rows, cols, first).unwrap();
+        let out = solver::solve_with(&p, &table, &|| false).unwrap();
+        assert_eq!(out.winner, first, "{what}");
+        let mut c = p.clone();
+        c.play(out.best.expect("a winning move") as u16);
+        let reply = solver::solve_with(&c, &table, &|| false).unwrap();
+        assert_eq!(reply.winner, first, "{what}: after the winning move");
+    }
+}
+
 /// Plain negamax with a memo over every legal move: the oracle for the solver's cutoffs,
 /// pruning of safe moves and table.
 fn brute_wins(

@@ -547,3 +547,37 @@ pub fn solve_with<B: Bits>(
         nodes: s.nodes,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::rng::Rng;
+
+    /// The counts a node carries, updated from the move generator's reckoning, equal the
+    /// counts recomputed from the board after every move, down random games on boards of
+    /// several shapes (both frames, safe moves included).
+    #[test]
+    fn carried_counts_match_the_board() {
+        let table = Table::new(1);
+        let mut rng = Rng::new(7);
+        for (rows, cols) in [(8, 8), (9, 9), (3, 16), (16, 5), (10, 10), (16, 16)] {
+            let mut s = Solver::new(rows, cols, &table, &|| false);
+            for game in 0..20 {
+                let mut n = s.node(Board::new(rows, cols, game % 2));
+                let mut list = Vec::new();
+                loop {
+                    s.moves(&n, &mut list, true);
+                    if list.is_empty() {
+                        break;
+                    }
+                    for m in &list {
+                        let c = s.child(&n, m);
+                        assert_eq!(c.c, [counts(&c.b.f[0]), counts(&c.b.f[1])]);
+                    }
+                    let pick = list[rng.below(list.len())];
+                    n = s.child(&n, &pick);
+                }
+            }
+        }
+    }
+}
