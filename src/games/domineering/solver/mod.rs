@@ -561,7 +561,7 @@ mod tests {
         let table = Table::new(1);
         let mut rng = Rng::new(7);
         for (rows, cols) in [(8, 8), (9, 9), (3, 16), (16, 5), (10, 10), (16, 16)] {
-            let mut s = Solver::new(rows, cols, &table, &|| false);
+            let s = Solver::new(rows, cols, &table, &|| false);
             for game in 0..20 {
                 let mut n = s.node(Board::new(rows, cols, game % 2));
                 let mut list = Vec::new();
