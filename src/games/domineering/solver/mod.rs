@@ -315,19 +315,11 @@ impl<'a> Solver<'a> {
                     line: i as u8,
                     bit: j as u8,
                 };
-                let (cf, cg) = (n.c[p], n.c[1 - p]);
-                let mine = Counts {
-                    real: (cf.real as i32 + my_real) as u32,
-                    safe: (cf.safe as i32 + my_safe) as u32,
-                };
-                let theirs = Counts {
-                    real: (cg.real as i32 - opp_real) as u32,
-                    safe: (cg.safe as i32 + opp_safe) as u32,
-                };
-                let mut c = [mine, theirs];
-                if p == 1 {
-                    c.swap(0, 1);
-                }
+                let mut c = n.c;
+                c[p].real = (c[p].real as i32 + my_real) as u32;
+                c[p].safe = (c[p].safe as i32 + my_safe) as u32;
+                c[1 - p].real = (c[1 - p].real as i32 - opp_real) as u32;
+                c[1 - p].safe = (c[1 - p].safe as i32 + opp_safe) as u32;
                 list.push(Scored {
                     mv,
                     score: score * 128 + pos[i * 16 + j as usize],
@@ -384,7 +376,7 @@ fn outlasts(s: &bounds::Sure, real: u32) -> bool {
 /// found below it, and it skips about 10% of the side to move's attempts and half of the
 /// other side's. (A skipped proof only costs nodes; results stay exact.)
 #[inline]
-fn hopeful(me: bounds::Counts, other: bounds::Counts, e: u32) -> bool {
+fn hopeful(me: Counts, other: Counts, e: u32) -> bool {
     (4 * me.real + 2 * me.safe + 4) as i32 >= (e + 2 * other.real) as i32
 }
 
