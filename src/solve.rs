@@ -209,7 +209,7 @@ pub fn domineering<B: tabula::bits::Bits>(
         mb => mb,
     };
     let table = solver::Table::try_new(mb)?;
-    solver::bounds::warm_up();
+    solver::race::warm_up();
     let t = Instant::now();
     let out = solver::solve_parallel(&pos, &table, threads);
     let ms = t.elapsed().as_millis() as u64;

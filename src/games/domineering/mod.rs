@@ -371,7 +371,7 @@ impl<B: Bits> Game for Domineering<B> {
 
     fn warm_up(&self) {
         let _ = solver::table();
-        solver::bounds::warm_up();
+        solver::race::warm_up();
     }
 
     fn solve(&self, abort: &dyn Fn() -> bool) -> Option<Solved<u16>> {

@@ -40,12 +40,11 @@ impl Frame {
     pub fn prot(&self, i: usize) -> u32 {
         !self.line[i] & self.line[i - 1] & self.line[i + 1]
     }
-    /// How many more safe dominoes line `i` holds once the lines above and below gain the
-    /// covered cells `above` and `below` (line `i` itself unchanged).
+    /// The safe dominoes of line `i` once the lines above and below gain the covered cells
+    /// `above` and `below` (line `i` itself unchanged).
     #[inline]
-    pub fn safe_gain(&self, i: usize, above: u32, below: u32) -> i32 {
-        let after = !self.line[i] & (self.line[i - 1] | above) & (self.line[i + 1] | below);
-        pack(after) as i32 - pack(self.prot(i)) as i32
+    pub fn safe_with(&self, i: usize, above: u32, below: u32) -> u32 {
+        pack(!self.line[i] & (self.line[i - 1] | above) & (self.line[i + 1] | below))
     }
 }
 

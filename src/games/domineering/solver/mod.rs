@@ -11,9 +11,14 @@
 //!   (`hopeful`) skips the strategy bounds where they never succeed;
 //! - each node carries both players' real and safe move counts, updated by the move
 //!   generator's own reckoning of what a move changes;
-//! - where the opponent's strategy moving second fails to prove the node lost, it still
-//!   holds against each first move: a move that costs the mover more than one real move is
-//!   refuted by it without a node (`outlasts`);
+//! - where the opponent's strategy moving second fails to prove the node lost, each move is
+//!   still judged before its child is made (`moves::verdict`): by the child's count cutoffs,
+//!   by that strategy (a move that costs the mover more than one real move can fall within
+//!   its reach: `outlasts`), and by the opponent's strategy moving first with only the
+//!   areas this move spoils taken away (`bounds::Areas::after`). Most children of a losing
+//!   node are refuted so, without a node;
+//! - once the first move fails, the table buckets of the moves left to search are fetched
+//!   together, so that their memory latencies overlap;
 //! - safe moves are never searched (Bullock: a player with a winning move has one that is not
 //!   a safe move; when only safe moves are left, the count cutoffs already decide);
 //! - moves are ordered by what they take from the opponent and keep for the mover (its real
@@ -35,13 +40,16 @@
 
 pub mod bounds;
 pub mod frame;
+mod moves;
+pub mod race;
 mod table;
 
 use super::Domineering;
 use super::board::Side;
 use crate::bits::{Bits, mix};
-use bounds::{Counts, counts, guaranteed};
+use bounds::{Counts, areas, counts, guaranteed};
 use frame::{Board, Mv};
+use moves::{Scored, Verdict, positional};
 use std::sync::OnceLock;
 pub use table::Table;
 
@@ -57,14 +65,6 @@ pub fn table() -> &'static Table {
 struct Node {
     b: Board,
     keys: [u64; 4],
-    c: [Counts; 2],
-}
-
-/// A move with its ordering score and the counts of both frames after it.
-#[derive(Clone, Copy)]
-struct Scored {
-    mv: Mv,
-    score: i32,
     c: [Counts; 2],
 }
 
@@ -199,6 +199,8 @@ impl<'a> Solver<'a> {
             }
             theirs = Some(g);
         }
+        // The opponent's strategy moving first, judged move by move by what each spoils.
+        let first = theirs.map(|_| areas(fq));
         let start = self.nodes;
         let depth = n.b.empty as usize;
         let mut list = std::mem::take(&mut self.lists[depth]);
@@ -222,14 +224,47 @@ impl<'a> Solver<'a> {
             _ => None,
         };
         let mut later = Vec::new();
-        for i in 0..list.len() {
+        let mut i = 0;
+        while i < list.len() {
             if i == 1 {
+                // The first move failed: the moves refuted without a node are dropped, the
+                // table buckets of the others are fetched at once (so that their misses
+                // overlap), and the rest are sorted.
+                let mut kept = 1;
+                for k in 1..list.len() {
+                    match self.verdict(n, &list[k], theirs.as_ref(), first.as_ref()) {
+                        Verdict::Refuted => {}
+                        Verdict::Wins => {
+                            win = true;
+                            break;
+                        }
+                        Verdict::Search => {
+                            self.table.prefetch(self.child_key(n, &list[k]));
+                            list[kept] = list[k];
+                            kept += 1;
+                        }
+                    }
+                }
+                if win {
+                    break;
+                }
+                list.truncate(kept);
                 list[1..].sort_by_key(|s| -s.score);
-            }
-            if let Some(g) = &theirs
-                && outlasts(g, list[i].c[p].real)
-            {
-                continue;
+                if list.len() == 1 {
+                    break;
+                }
+            } else if i == 0 {
+                match self.verdict(n, &list[0], theirs.as_ref(), first.as_ref()) {
+                    Verdict::Refuted => {
+                        i += 1;
+                        continue;
+                    }
+                    Verdict::Wins => {
+                        win = true;
+                        break;
+                    }
+                    Verdict::Search => {}
+                }
             }
             let child = self.child(n, &list[i]);
             if i > 0
@@ -237,6 +272,7 @@ impl<'a> Solver<'a> {
                 && b.contains(self.key(&child))
             {
                 later.push(child);
+                i += 1;
                 continue;
             }
             if !self.wins(&child) {
@@ -246,6 +282,7 @@ impl<'a> Solver<'a> {
             if self.aborted {
                 break;
             }
+            i += 1;
         }
         if !win && !self.aborted {
             for child in later {
@@ -269,64 +306,17 @@ impl<'a> Solver<'a> {
         win
     }
 
-    /// The side to move's moves with their ordering scores; safe moves only with `all`.
-    fn moves(&self, n: &Node, list: &mut Vec<Scored>, all: bool) {
-        list.clear();
-        let p = n.b.turn;
-        let (f, g) = (&n.b.f[p], &n.b.f[1 - p]);
-        let pos = &self.pos[p];
-        for i in 1..=f.n {
-            let free = f.free(i);
-            let prot = f.prot(i);
-            let mut s = free & (free >> 1);
-            if !all {
-                s &= !(prot & (prot >> 1));
-            }
-            while s != 0 {
-                let j = s.trailing_zeros();
-                s &= s - 1;
-                let m = 3u32 << j;
-                // The mover: its line loses the cells; the lines beside gain a wall.
-                let my_real = frame::pack(free & !m) as i32 - frame::pack(free) as i32;
-                let mut my_safe = frame::pack(prot & !m) as i32 - frame::pack(prot) as i32;
-                if i > 1 {
-                    my_safe += f.safe_gain(i - 1, 0, m);
-                }
-                if i < f.n {
-                    my_safe += f.safe_gain(i + 1, m, 0);
-                }
-                // The opponent: two of its lines lose a cell; the lines beside gain a wall.
-                let bit = 1u32 << (i - 1);
-                let (a, b) = (j as usize + 1, j as usize + 2);
-                let mut opp_real = 0;
-                for l in [a, b] {
-                    let fr = g.free(l);
-                    opp_real += frame::pack(fr) as i32 - frame::pack(fr & !bit) as i32;
-                }
-                let mut opp_safe = 0;
-                if a > 1 {
-                    opp_safe += g.safe_gain(a - 1, 0, bit);
-                }
-                if b < g.n {
-                    opp_safe += g.safe_gain(b + 1, bit, 0);
-                }
-                let score = my_real + my_safe + opp_real - opp_safe;
-                let mv = Mv {
-                    line: i as u8,
-                    bit: j as u8,
-                };
-                let mut c = n.c;
-                c[p].real = (c[p].real as i32 + my_real) as u32;
-                c[p].safe = (c[p].safe as i32 + my_safe) as u32;
-                c[1 - p].real = (c[1 - p].real as i32 - opp_real) as u32;
-                c[1 - p].safe = (c[1 - p].safe as i32 + opp_safe) as u32;
-                list.push(Scored {
-                    mv,
-                    score: score * 128 + pos[i * 16 + j as usize],
-                    c,
-                });
+    /// The table key of the child after `s` (what `key(&child(n, s))` gives).
+    fn child_key(&self, n: &Node, s: &Scored) -> u64 {
+        let mut keys = n.keys;
+        for (r, col) in Board::cells(n.b.turn, s.mv) {
+            let z = &self.zobrist[(r * self.cols + col) as usize];
+            for (key, z) in keys.iter_mut().zip(z) {
+                *key ^= z;
             }
         }
+        let k = keys[0].min(keys[1]).min(keys[2]).min(keys[3]);
+        mix(k ^ self.side_tag[1 - n.b.turn])
     }
 
     /// A winning move of the side to move, if it wins (`None` when it loses or on abort).
@@ -378,32 +368,6 @@ fn outlasts(s: &bounds::Sure, real: u32) -> bool {
 #[inline]
 fn hopeful(me: Counts, other: Counts, e: u32) -> bool {
     (4 * me.real + 2 * me.safe + 4) as i32 >= (e + 2 * other.real) as i32
-}
-
-/// Preference of each anchor of a frame with `n` lines of `w` cells (`line * 16 + bit`):
-/// lines at an odd distance from the nearer edge first (a domino there walls in the edge
-/// line for the mover), nearer the edge before farther; anchors that pair up with the
-/// nearer side edge before the others. A tie-break only: 0..127.
-fn positional(n: u32, w: u32) -> Vec<i32> {
-    let mut v = vec![0i32; 17 * 16];
-    for i in 1..=n {
-        let d = (i - 1).min(n - i);
-        let class = if d % 2 == 1 {
-            3
-        } else if d > 0 {
-            2
-        } else {
-            1
-        };
-        for j in 0..w.saturating_sub(1) {
-            let side = j.min(w - 2 - j);
-            let aligned = side % 2 == 0;
-            v[(i * 16 + j) as usize] = (class * 32 + if aligned { 16 } else { 0 } + 15
-                - (d / 2).min(7)
-                - (side / 2).min(8)) as i32;
-        }
-    }
-    v
 }
 
 /// Result of a full solve from a position.
@@ -538,38 +502,4 @@ pub fn solve_with<B: Bits>(
         best,
         nodes: s.nodes,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::learn::rng::Rng;
-
-    /// The counts a node carries, updated from the move generator's reckoning, equal the
-    /// counts recomputed from the board after every move, down random games on boards of
-    /// several shapes (both frames, safe moves included).
-    #[test]
-    fn carried_counts_match_the_board() {
-        let table = Table::new(1);
-        let mut rng = Rng::new(7);
-        for (rows, cols) in [(8, 8), (9, 9), (3, 16), (16, 5), (10, 10), (16, 16)] {
-            let s = Solver::new(rows, cols, &table, &|| false);
-            for game in 0..20 {
-                let mut n = s.node(Board::new(rows, cols, game % 2));
-                let mut list = Vec::new();
-                loop {
-                    s.moves(&n, &mut list, true);
-                    if list.is_empty() {
-                        break;
-                    }
-                    for m in &list {
-                        let c = s.child(&n, m);
-                        assert_eq!(c.c, [counts(&c.b.f[0]), counts(&c.b.f[1])]);
-                    }
-                    let pick = list[rng.below(list.len())];
-                    n = s.child(&n, &pick);
-                }
-            }
-        }
-    }
 }
