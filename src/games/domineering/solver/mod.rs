@@ -141,22 +141,33 @@ impl<'a> Solver<'a> {
     }
 
     fn child(&self, n: &Node, s: &Scored) -> Node {
-        let m = s.mv;
         let mut c = *n;
         c.c = s.c;
-        for (r, col) in Board::cells(n.b.turn, m) {
-            let z = &self.zobrist[(r * self.cols + col) as usize];
-            for (key, z) in c.keys.iter_mut().zip(z) {
-                *key ^= z;
-            }
-        }
-        c.b.play(m);
+        c.keys = self.keys_after(n, s.mv);
+        c.b.play(s.mv);
         c
     }
 
+    /// The four mirror-image keys of `n` after move `m`.
+    fn keys_after(&self, n: &Node, m: Mv) -> [u64; 4] {
+        let mut keys = n.keys;
+        for (r, col) in Board::cells(n.b.turn, m) {
+            let z = &self.zobrist[(r * self.cols + col) as usize];
+            for (key, z) in keys.iter_mut().zip(z) {
+                *key ^= z;
+            }
+        }
+        keys
+    }
+
+    /// The table key of the position with these mirror-image keys and side to move.
+    fn key_of(&self, keys: &[u64; 4], turn: usize) -> u64 {
+        let k = keys[0].min(keys[1]).min(keys[2]).min(keys[3]);
+        mix(k ^ self.side_tag[turn])
+    }
+
     fn key(&self, n: &Node) -> u64 {
-        let k = n.keys[0].min(n.keys[1]).min(n.keys[2]).min(n.keys[3]);
-        mix(k ^ self.side_tag[n.b.turn])
+        self.key_of(&n.keys, n.b.turn)
     }
 
     /// Does the side to move win? (`false` also when aborted: check `aborted`.)
@@ -308,15 +319,7 @@ impl<'a> Solver<'a> {
 
     /// The table key of the child after `s` (what `key(&child(n, s))` gives).
     fn child_key(&self, n: &Node, s: &Scored) -> u64 {
-        let mut keys = n.keys;
-        for (r, col) in Board::cells(n.b.turn, s.mv) {
-            let z = &self.zobrist[(r * self.cols + col) as usize];
-            for (key, z) in keys.iter_mut().zip(z) {
-                *key ^= z;
-            }
-        }
-        let k = keys[0].min(keys[1]).min(keys[2]).min(keys[3]);
-        mix(k ^ self.side_tag[1 - n.b.turn])
+        self.key_of(&self.keys_after(n, s.mv), 1 - n.b.turn)
     }
 
     /// A winning move of the side to move, if it wins (`None` when it loses or on abort).
