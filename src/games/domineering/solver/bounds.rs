@@ -25,6 +25,11 @@
 //! box ends one two-cell stretch of each of Q's two lines through it) and
 //! `(E - 2 L - unused) / 2` (by Q's L-th move P has covered 2L cells and Q's moves must fit
 //! in the rest). Q wins if its guaranteed moves moving second reach P's bound.
+//!
+//! `Areas` keeps Q's strategy moving first apart by area, so that each move of P can be
+//! judged by the areas that move covers (`Areas::after`): with those taken away, Q moving
+//! first in the child still has the rest (P's move spoiled nothing else, and covered cells
+//! only add walls), which refutes P's move when it outlasts P.
 
 use super::frame::{Frame, MAX_LINES, pack, pairs};
 use super::race::{race, race_weight};
