@@ -26,10 +26,8 @@ macro_rules! say {
     }};
 }
 
-mod learncmd;
-mod matchcmd;
-mod playcmd;
-mod solve;
+mod cli;
+use cli::{learn, matches, play, solve};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum GameKind {
@@ -143,17 +141,17 @@ enum Cmd {
         all: bool,
     },
     /// Play a game at the terminal: against the engine, or two people.
-    Play(playcmd::PlayArgs),
+    Play(play::PlayArgs),
     /// Self-play data for training: games of the engine against itself from random openings
     /// at a fixed node budget, positions with search scores and results (resumable).
-    Datagen(Box<learncmd::DatagenArgs>),
+    Datagen(Box<learn::DatagenArgs>),
     /// Summarise a data file, or print its records as text.
-    Data(learncmd::DataArgs),
+    Data(learn::DataArgs),
     /// Train the game's evaluation network on data files; writes a weight file.
-    Train(Box<learncmd::TrainArgs>),
+    Train(Box<learn::TrainArgs>),
     /// Play engines against each other (UCI for chess, UGI for every game), refereed by
     /// tabula's rules: clocks, adjudication, Elo, SPRT, PGN / records / JSON.
-    Match(Box<matchcmd::MatchArgs>),
+    Match(Box<matches::MatchArgs>),
     /// Solve exactly. Connect Four: digit strings, one per line (file or stdin), optional
     /// expected score. Othello: .obf lines (64 squares X/O/-, side to move, optional
     /// `; sq:score` answers). Domineering: the start (or --fen) of --rows x --cols.
@@ -291,21 +289,21 @@ fn run(mut cli: Cli) -> Result<(), String> {
             GameKind::Othello => with_othello!(cli, |p| perft(p, depth, fen.as_deref(), divide)),
         },
         Some(Cmd::Datagen(args)) => match cli.game {
-            GameKind::Chess => learncmd::datagen(Chess::default(), &args),
-            GameKind::Othello if cli.size == 8 => learncmd::datagen(Othello::<u64>::new(8)?, &args),
+            GameKind::Chess => learn::datagen(Chess::default(), &args),
+            GameKind::Othello if cli.size == 8 => learn::datagen(Othello::<u64>::new(8)?, &args),
             g => Err(format!(
                 "datagen: no learned evaluation for {g:?} on this board (chess, 8x8 Othello)"
             )),
         },
         Some(Cmd::Train(args)) => match cli.game {
             GameKind::Chess => match args.model.as_deref().unwrap_or("hce") {
-                "hce" => learncmd::train::<Chess, tabula::games::chess::hce::HceInputs>(&args),
-                "nnue" => learncmd::train::<Chess, tabula::games::chess::learn::NnueInputs>(&args),
+                "hce" => learn::train::<Chess, tabula::games::chess::hce::HceInputs>(&args),
+                "nnue" => learn::train::<Chess, tabula::games::chess::learn::NnueInputs>(&args),
                 m => Err(format!("train: chess has models hce and nnue, not '{m}'")),
             },
             GameKind::Othello if cli.size == 8 => match args.model.as_deref().unwrap_or("patterns")
             {
-                "patterns" => learncmd::train::<
+                "patterns" => learn::train::<
                     Othello<u64>,
                     tabula::games::othello::learn::PatternInputs,
                 >(&args),
@@ -320,8 +318,8 @@ fn run(mut cli: Cli) -> Result<(), String> {
         Some(Cmd::Data(args)) => {
             let data = tabula::learn::format::Data::read(&args.file)?;
             match (data.header.game.as_str(), data.header.dims) {
-                ("chess", _) => learncmd::data(Chess::default(), &data, &args),
-                ("othello", (8, 8)) => learncmd::data(Othello::<u64>::new(8)?, &data, &args),
+                ("chess", _) => learn::data(Chess::default(), &data, &args),
+                ("othello", (8, 8)) => learn::data(Othello::<u64>::new(8)?, &data, &args),
                 (g, (a, b)) => Err(format!(
                     "{}: data of an unknown game '{g}' {a}x{b}",
                     args.file.display()
@@ -344,7 +342,7 @@ fn run(mut cli: Cli) -> Result<(), String> {
             )),
         },
         Some(Cmd::Play(args)) => {
-            let record = playcmd::loaded(&args)?;
+            let record = play::loaded(&args)?;
             let saved_game = record
                 .as_ref()
                 .map(|r| r.tag("Game").unwrap_or("chess").to_string());
@@ -370,17 +368,17 @@ fn run(mut cli: Cli) -> Result<(), String> {
             }
             let c4 = || Connect4::new(cli.width, cli.height);
             match cli.game {
-                GameKind::Chess => playcmd::run(Chess::default(), args, record),
-                GameKind::Connect4 => playcmd::run(c4()?, args, record),
-                GameKind::Domineering => with_domineering!(cli, |p| playcmd::run(p, args, record)),
-                GameKind::Othello => with_othello!(cli, |p| playcmd::run(p, args, record)),
+                GameKind::Chess => play::run(Chess::default(), args, record),
+                GameKind::Connect4 => play::run(c4()?, args, record),
+                GameKind::Domineering => with_domineering!(cli, |p| play::run(p, args, record)),
+                GameKind::Othello => with_othello!(cli, |p| play::run(p, args, record)),
             }
         }
         Some(Cmd::Match(args)) => match cli.game {
-            GameKind::Chess => matchcmd::run(Chess::default(), *args),
-            GameKind::Connect4 => matchcmd::run(c4()?, *args),
-            GameKind::Domineering => with_domineering!(cli, |p| matchcmd::run(p, *args)),
-            GameKind::Othello => with_othello!(cli, |p| matchcmd::run(p, *args)),
+            GameKind::Chess => matches::run(Chess::default(), *args),
+            GameKind::Connect4 => matches::run(c4()?, *args),
+            GameKind::Domineering => with_domineering!(cli, |p| matches::run(p, *args)),
+            GameKind::Othello => with_othello!(cli, |p| matches::run(p, *args)),
         },
         Some(Cmd::Solve {
             file,
