@@ -12,6 +12,7 @@ use tabula::games::connect4::Connect4;
 use tabula::games::domineering::Domineering;
 use tabula::games::domineering::board::Side;
 use tabula::games::othello::Othello;
+use tabula::learn::games;
 use tabula::protocol::{self, Output};
 
 /// Prints a line to stdout; a closed stdout (`tabula bench | head`) ends the process
@@ -297,8 +298,14 @@ fn run(mut cli: Cli) -> Result<(), String> {
         },
         Some(Cmd::Train(args)) => match cli.game {
             GameKind::Chess => match args.model.as_deref().unwrap_or("hce") {
-                "hce" => learn::train::<Chess, tabula::games::chess::hce::HceInputs>(&args),
-                "nnue" => learn::train::<Chess, tabula::games::chess::learn::NnueInputs>(&args),
+                "hce" => learn::train::<Chess, tabula::games::chess::hce::HceInputs>(
+                    Chess::default(),
+                    &args,
+                ),
+                "nnue" => learn::train::<Chess, tabula::games::chess::learn::NnueInputs>(
+                    Chess::default(),
+                    &args,
+                ),
                 m => Err(format!("train: chess has models hce and nnue, not '{m}'")),
             },
             GameKind::Othello if cli.size == 8 => match args.model.as_deref().unwrap_or("patterns")
@@ -306,7 +313,7 @@ fn run(mut cli: Cli) -> Result<(), String> {
                 "patterns" => learn::train::<
                     Othello<u64>,
                     tabula::games::othello::learn::PatternInputs,
-                >(&args),
+                >(Othello::<u64>::new(8)?, &args),
                 m => Err(format!(
                     "train: 8x8 Othello has the model patterns, not '{m}'"
                 )),
@@ -315,11 +322,25 @@ fn run(mut cli: Cli) -> Result<(), String> {
                 "train: no learned evaluation for {g:?} on this board (chess, 8x8 Othello)"
             )),
         },
+        Some(Cmd::Data(args)) if !args.merge.is_empty() => learn::data_merge(&args),
+        Some(Cmd::Data(args)) if !args.pgn.is_empty() => match cli.game {
+            GameKind::Chess => learn::data_pgn(Chess::default(), &args),
+            GameKind::Othello if cli.size == 8 => learn::data_pgn(Othello::<u64>::new(8)?, &args),
+            g => Err(format!(
+                "data --pgn: no learned evaluation for {g:?} on this board (chess, 8x8 Othello)"
+            )),
+        },
         Some(Cmd::Data(args)) => {
-            let data = tabula::learn::format::Data::read(&args.file)?;
-            match (data.header.game.as_str(), data.header.dims) {
-                ("chess", _) => learn::data(Chess::default(), &data, &args),
-                ("othello", (8, 8)) => learn::data(Othello::<u64>::new(8)?, &data, &args),
+            let (header, _) = games::peek_header(&args.file)?;
+            match (header.game.as_str(), header.dims) {
+                ("chess", _) => {
+                    let start = Chess::default();
+                    learn::data(start.clone(), &games::read(&args.file, &start)?, &args)
+                }
+                ("othello", (8, 8)) => {
+                    let start = Othello::<u64>::new(8)?;
+                    learn::data(start.clone(), &games::read(&args.file, &start)?, &args)
+                }
                 (g, (a, b)) => Err(format!(
                     "{}: data of an unknown game '{g}' {a}x{b}",
                     args.file.display()
@@ -430,7 +451,60 @@ fn run(mut cli: Cli) -> Result<(), String> {
     }
 }
 
+/// Commands given as arguments, the way OpenBench runs engines
+/// (`tabula "genfens 8 seed 1 book None" "quit"`): everything from the first argument whose
+/// first word is `genfens`. The arguments before it are the usual flags (`--game`).
+fn argument_commands() -> Option<(Vec<String>, Vec<String>)> {
+    let args: Vec<String> = std::env::args().collect();
+    let at = args
+        .iter()
+        .skip(1)
+        .position(|a| a.split_whitespace().next() == Some("genfens"))?;
+    Some((args[..=at].to_vec(), args[at + 1..].to_vec()))
+}
+
+/// Runs the argument commands: `genfens ...` and `quit` (which ends the list). Errors are one
+/// `info string error:` line on stdout (the worker reads stdout) and a log line.
+fn run_argument_commands(cli: &Cli, commands: &[String]) -> Result<(), String> {
+    for c in commands {
+        let word = c.split_whitespace().next().unwrap_or("");
+        match word {
+            "quit" => break,
+            "genfens" => match cli.game {
+                GameKind::Chess => learn::genfens(Chess::default(), c)?,
+                GameKind::Othello if cli.size == 8 => learn::genfens(Othello::<u64>::new(8)?, c)?,
+                g => {
+                    return Err(format!(
+                        "genfens: no self-play data for {g:?} on this board (chess, 8x8 Othello)"
+                    ));
+                }
+            },
+            _ => {
+                return Err(format!(
+                    "unknown argument command '{c}' (expected: \"genfens N seed S book B\" \"quit\")"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
+    if let Some((flags, commands)) = argument_commands() {
+        let cli = Cli::parse_from(flags);
+        if let Err(e) = init_log(cli.log_file.as_deref()) {
+            eprintln!("tabula: {e}");
+            return ExitCode::FAILURE;
+        }
+        return match run_argument_commands(&cli, &commands) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                say!("info string error: {e}");
+                error!("{e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let cli = Cli::parse();
     if let Err(e) = init_log(cli.log_file.as_deref()) {
         eprintln!("tabula: {e}");

@@ -104,12 +104,33 @@ pub fn result_text(r: Option<GameResult>) -> &'static str {
     }
 }
 
+/// Adds a movetext token to `cur` (move numbers, results and NAGs dropped); whether it was
+/// movetext at all.
+fn push_token(cur: &mut Record, w: &str) -> bool {
+    if w.is_empty() {
+        return false;
+    }
+    // Strip move numbers ("12." / "12..." / "12.e4").
+    let w = match w.rfind('.') {
+        Some(i) if w[..i].chars().all(|c| c.is_ascii_digit() || c == '.') => &w[i + 1..],
+        _ => w,
+    };
+    if !w.is_empty() && !matches!(w, "1-0" | "0-1" | "1/2-1/2" | "*") && !w.starts_with('$') {
+        cur.moves.push(w.to_string());
+        cur.comments.push(String::new());
+    }
+    true
+}
+
 /// A parsed record: tag pairs in order, and the move tokens (numbers, comments, results
 /// removed).
 #[derive(Debug, Default, Clone)]
 pub struct Record {
     pub tags: Vec<(String, String)>,
     pub moves: Vec<String>,
+    /// What the `{...}` comments right after each move say (empty where none; read, not
+    /// written): runners put the engine's score and depth there (`{+0.31/9 0.105s}`).
+    pub comments: Vec<String>,
 }
 
 impl Record {
@@ -205,6 +226,7 @@ impl Record {
         let mut cur = Record::default();
         let mut in_moves = false;
         let mut depth = 0; // inside { } comments or ( ) variations
+        let mut comment: Option<String> = None;
         for (n, raw) in text.lines().enumerate() {
             let line = raw.trim();
             if depth == 0 && line.starts_with('[') {
@@ -224,34 +246,42 @@ impl Record {
                 continue;
             }
             let mut word = String::new();
-            let mut words = Vec::new();
             for ch in line.chars().chain(std::iter::once(' ')) {
+                // `;` outside braces comments out the rest of the line.
+                if ch == ';' && depth == 0 {
+                    in_moves |= push_token(&mut cur, &std::mem::take(&mut word));
+                    break;
+                }
+                let before = depth;
                 match ch {
                     '{' | '(' => depth += 1,
                     '}' | ')' => depth = (depth - 1).max(0),
-                    ';' if depth == 0 => break,
-                    _ if depth > 0 => {}
-                    c if c.is_whitespace() => words.push(std::mem::take(&mut word)),
-                    c => word.push(c),
+                    _ => {}
+                }
+                if before == 0 && depth == 0 && !ch.is_whitespace() {
+                    word.push(ch);
+                    continue;
+                }
+                if before == 0 {
+                    // Whitespace, or the start of a comment or variation, ends a token.
+                    in_moves |= push_token(&mut cur, &std::mem::take(&mut word));
+                }
+                // A comment of the main line (not inside a variation) belongs to its move.
+                if before == 0 && ch == '{' {
+                    comment = Some(String::new());
+                } else if depth == 0 && before == 1 && ch == '}' {
+                    if let (Some(c), Some(last)) = (comment.take(), cur.comments.last_mut()) {
+                        if !last.is_empty() {
+                            last.push(' ');
+                        }
+                        last.push_str(c.trim());
+                    }
+                } else if let Some(c) = comment.as_mut().filter(|_| depth == 1) {
+                    c.push(ch);
                 }
             }
-            words.push(word);
-            for w in words.into_iter().filter(|w| !w.is_empty()) {
-                in_moves = true;
-                // Strip move numbers ("12." / "12..." / "12.e4").
-                let w = match w.rfind('.') {
-                    Some(i) if w[..i].chars().all(|c| c.is_ascii_digit() || c == '.') => {
-                        &w[i + 1..]
-                    }
-                    _ => w.as_str(),
-                };
-                if w.is_empty() {
-                    continue;
-                }
-                if matches!(w, "1-0" | "0-1" | "1/2-1/2" | "*") || w.starts_with('$') {
-                    continue;
-                }
-                cur.moves.push(w.to_string());
+            if let Some(c) = comment.as_mut().filter(|_| depth > 0) {
+                c.push(' ');
             }
         }
         if in_moves || !cur.tags.is_empty() {

@@ -448,3 +448,189 @@ fn tabula_match_drives_gtp_rhino() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `tabula "genfens N seed S book B" quit` as OpenBench's DATAGEN workers run it
+/// (`Client/genfens.py`): exactly N lines `info string genfens <FEN>` of six fields, the same
+/// for the same seed, legal and not over; a malformed request or a missing book is one
+/// `info string error:` line and a non-zero exit, at once (the worker would wait 15 s on a
+/// silent engine).
+#[test]
+fn genfens_answers_as_openbench_reads_it() {
+    let genfens = |args: &[&str]| {
+        let out = Command::new(TABULA)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("tabula runs");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (ok, text) = genfens(&["genfens 24 seed 11 book None", "quit"]);
+    assert!(ok, "{text}");
+    let fens: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("info string genfens "))
+        .collect();
+    assert_eq!(fens.len(), 24, "{text}");
+    assert_eq!(text.lines().count(), 24, "nothing else on stdout: {text}");
+    for fen in &fens {
+        assert_eq!(fen.split(' ').count(), 6, "{fen}");
+        let pos = Chess::default().parse_fen(fen).expect("a legal FEN");
+        assert!(pos.result().is_none(), "{fen} is over");
+    }
+    assert_eq!(genfens(&["genfens 24 seed 11 book None", "quit"]).1, text);
+    assert_ne!(genfens(&["genfens 24 seed 12 book None", "quit"]).1, text);
+    // From a book: the book's positions with random plies after them (here 2).
+    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/openings.epd");
+    let request = format!("genfens 6 seed 3 book {} plies 2", book.display());
+    let (ok, text) = genfens(&[&request, "quit"]);
+    assert!(ok && text.lines().count() == 6, "{text}");
+    for bad in [
+        "genfens 4 seed 1 book /nonexistent/book.epd",
+        "genfens four seed 1 book None",
+        "genfens 4 seed 1 book None frobnicate",
+    ] {
+        let (ok, text) = genfens(&[bad, "quit"]);
+        assert!(!ok, "{bad}: exit status");
+        assert!(
+            text.lines().count() == 1 && text.starts_with("info string error: genfens"),
+            "{bad}: {text}"
+        );
+    }
+}
+
+/// OpenBench's own client code (`Client/genfens.py` of a checkout named by TABULA_OPENBENCH;
+/// github AndyGrant/OpenBench, not vendored) builds an opening book with tabula on two
+/// threads, as a DATAGEN worker does.
+#[test]
+fn openbench_client_genfens() {
+    let Some(ob) = std::env::var_os("TABULA_OPENBENCH") else {
+        eprintln!(
+            "OpenBench: set TABULA_OPENBENCH to a checkout of github AndyGrant/OpenBench to run its Client/genfens.py against tabula: test skipped"
+        );
+        return;
+    };
+    let dir = scratch("openbench-genfens");
+    let book = dir.join("book.epd");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/openbench_genfens.py");
+    let (ok, out) = run(
+        Command::new("python3")
+            .arg(script)
+            .arg(&ob)
+            .arg(TABULA)
+            .arg(&book)
+            .args(["--n", "20", "--threads", "2", "--seed", "5"]),
+        Duration::from_secs(60),
+        "openbench genfens",
+    );
+    assert!(ok, "OpenBench genfens:\n{out}");
+    let text = std::fs::read_to_string(&book).expect("the book");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(text.lines().count(), 40, "{text}");
+    for l in text.lines() {
+        // OpenBench's EPD: four FEN fields, then `hmvc N; fmvn N;`.
+        assert!(l.contains(" hmvc ") && l.ends_with(';'), "{l}");
+        let fields: Vec<&str> = l.split(' ').take(4).collect();
+        let fen = format!("{} 0 1", fields.join(" "));
+        assert!(Chess::default().parse_fen(&fen).is_ok(), "{l}");
+    }
+}
+
+/// The data path of a DATAGEN workload, run locally: openings from `genfens`, games played by
+/// fastchess with OpenBench's `-pgnout ... nodes=true seldepth=true` settings, the PGN read
+/// by `tabula data --pgn` into training records, which `tabula train` then fits.
+#[test]
+fn fastchess_games_become_training_data() {
+    let Some(fc) = client("fastchess", "TABULA_FASTCHESS") else {
+        return;
+    };
+    let dir = scratch("fastchess-data");
+    let out = Command::new(TABULA)
+        .args(["genfens 2 seed 7 book None", "quit"])
+        .output()
+        .expect("genfens");
+    let epd: String = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.strip_prefix("info string genfens "))
+        .map(|f| format!("{f}\n"))
+        .collect();
+    let book = dir.join("genfens.epd");
+    std::fs::write(&book, epd).expect("book");
+    let pgn = dir.join("games.pgn");
+    let (ok, out) = run(
+        Command::new(&fc)
+            .current_dir(&dir)
+            .args(["-engine", &format!("cmd={TABULA}"), "name=a"])
+            .args(["-engine", &format!("cmd={TABULA}"), "name=b"])
+            .args(["-each", "tc=2+0.05", "option.Hash=8"])
+            .args(["-rounds", "1", "-repeat"])
+            .args(["-draw", "movenumber=30", "movecount=6", "score=15"])
+            .args(["-resign", "movecount=3", "score=600", "twosided=true"])
+            .arg("-openings")
+            .arg(format!("file={}", book.display()))
+            .args(["format=epd", "order=sequential"])
+            .arg("-pgnout")
+            .arg(format!("file={}", pgn.display()))
+            .args([
+                "nodes=true",
+                "seldepth=true",
+                "match_line=^info string pgncomment .*",
+            ]),
+        Duration::from_secs(240),
+        "fastchess datagen games",
+    );
+    assert!(ok, "fastchess:\n{out}");
+    let data = dir.join("games.bin");
+    let imported = Command::new(TABULA)
+        .arg("data")
+        .arg(&data)
+        .arg("--pgn")
+        .arg(&pgn)
+        .output()
+        .expect("data --pgn");
+    let said = String::from_utf8_lossy(&imported.stdout).into_owned();
+    assert!(imported.status.success(), "{said}");
+    assert!(
+        said.contains(": 2 games,") && said.ends_with("0 games skipped\n"),
+        "{said}"
+    );
+    let summary = Command::new(TABULA)
+        .arg("data")
+        .arg(&data)
+        .output()
+        .expect("data");
+    let summary = String::from_utf8_lossy(&summary.stdout).into_owned();
+    let positions: u64 = summary
+        .split(": ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(positions >= 20, "{summary}");
+    assert!(summary.contains("from 2 games"), "{summary}");
+    let weights = dir.join("w.bin");
+    let trained = Command::new(TABULA)
+        .args([
+            "train",
+            "--model",
+            "hce",
+            "--epochs",
+            "1",
+            "--threads",
+            "1",
+            "--data",
+        ])
+        .arg(&data)
+        .arg("--out")
+        .arg(&weights)
+        .output()
+        .expect("train");
+    assert!(
+        trained.status.success() && weights.is_file(),
+        "{}",
+        String::from_utf8_lossy(&trained.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

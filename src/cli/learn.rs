@@ -5,8 +5,8 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 use tabula::game::Game;
-use tabula::learn::format::{Data, FLAG_EXACT};
-use tabula::learn::{Features, Learn, datagen, train};
+use tabula::learn::format::{Data, FLAG_EXACT, Header};
+use tabula::learn::{Features, Learn, datagen, games, genfens, pgn, train};
 
 #[derive(clap::Args, Debug)]
 pub struct DatagenArgs {
@@ -47,15 +47,28 @@ pub struct DatagenArgs {
     /// --option EvalFile=net.nnue to play with a network not yet embedded.
     #[arg(long = "option")]
     pub options: Vec<String>,
+    /// Write position records (TABULAD1, 42 bytes a chess position) instead of whole games
+    /// (TABULAG1, 2-4 bytes a position); the trainer reads both.
+    #[arg(long)]
+    pub positions: bool,
 }
 
 #[derive(clap::Args, Debug)]
 pub struct DataArgs {
-    /// A data file written by `tabula datagen`.
+    /// A data file (`tabula datagen` writes them): summarised, or with --pgn / --merge the
+    /// file games are added to (created if missing).
     pub file: PathBuf,
     /// Print at most this many records as text (`fen | score | label | game | ply | flags`).
     #[arg(long, default_value_t = 0)]
     pub text: usize,
+    /// Add the games of these PGN files (fastchess's or OpenBench's DATAGEN output: the score
+    /// in each move's comment) to FILE, for the game given with --game.
+    #[arg(long, num_args = 1.., conflicts_with = "merge")]
+    pub pgn: Vec<PathBuf>,
+    /// Add the games of these data files (game-based, other machines' shards) to FILE,
+    /// numbered on after its last game.
+    #[arg(long, num_args = 1..)]
+    pub merge: Vec<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -131,6 +144,7 @@ pub fn datagen<G: Learn>(start: G, a: &DatagenArgs) -> Result<(), String> {
             .collect::<Result<_, _>>()?,
         max_plies: a.max_plies,
         exact_ms: a.exact_ms,
+        positions: a.positions,
     };
     let tty = std::io::stderr().is_terminal();
     let last_line = std::cell::Cell::new(std::time::Instant::now());
@@ -185,6 +199,61 @@ pub fn datagen<G: Learn>(start: G, a: &DatagenArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// `tabula "genfens N seed S book B [extra]" quit`, as OpenBench's DATAGEN workers run it:
+/// one `info string genfens <fen>` line per opening. A malformed request or an unreadable book
+/// is an error before any opening is written (the caller prints it and exits non-zero).
+pub fn genfens<G: Learn>(start: G, request: &str) -> Result<(), String> {
+    let req = genfens::Request::parse(request)?;
+    let book = match &req.book {
+        None => Vec::new(),
+        Some(b) => {
+            read_book(&start, &Some(PathBuf::from(b))).map_err(|e| format!("genfens: book {e}"))?
+        }
+    };
+    genfens::generate(&start, &req, &book, &mut |fen| {
+        say!("info string genfens {fen}");
+        Ok(())
+    })
+}
+
+/// `tabula data FILE --pgn GAMES.pgn...`: the PGNs' games appended to FILE as game blocks.
+pub fn data_pgn<G: Learn>(start: G, a: &DataArgs) -> Result<(), String> {
+    let header = Header {
+        game: G::NAME.to_string(),
+        dims: start.dims(),
+        packed: G::PACKED,
+    };
+    let (mut writer, mut next) = games::GameWriter::open(&a.file, &header)?;
+    for path in &a.pgn {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = String::from_utf8_lossy(&bytes);
+        let mut blocks = Vec::new();
+        let done = pgn::import(&start, &text, next, &mut blocks)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        writer.append(&blocks)?;
+        next += done.games as u32;
+        say!(
+            "{}: {} games, {} positions added to {}; {} games skipped",
+            path.display(),
+            done.games,
+            done.positions,
+            a.file.display(),
+            done.skipped
+        );
+        for r in &done.reasons {
+            log::warn!("{}: skipped {r}", path.display());
+        }
+    }
+    Ok(())
+}
+
+/// `tabula data FILE --merge SHARD...`: the shards' games appended to FILE.
+pub fn data_merge(a: &DataArgs) -> Result<(), String> {
+    let added = games::merge(&a.file, &a.merge)?;
+    say!("{added} games added to {}", a.file.display());
+    Ok(())
+}
+
 /// Summary and text dump of a data file (the game is the file's own).
 pub fn data<G: Learn>(start: G, data: &Data, a: &DataArgs) -> Result<(), String> {
     let n = data.len();
@@ -229,7 +298,7 @@ pub fn data<G: Learn>(start: G, data: &Data, a: &DataArgs) -> Result<(), String>
     Ok(())
 }
 
-pub fn train<G: Learn, F: Features<G>>(a: &TrainArgs) -> Result<(), String> {
+pub fn train<G: Learn, F: Features<G>>(start: G, a: &TrainArgs) -> Result<(), String> {
     let cfg = train::Config {
         data: a.data.clone(),
         out: a.out.clone(),
@@ -244,7 +313,7 @@ pub fn train<G: Learn, F: Features<G>>(a: &TrainArgs) -> Result<(), String> {
         limit: a.limit,
         decay: a.decay,
     };
-    train::run::<G, F>(&cfg, &|line| eprintln!("{line}"))?;
+    train::run::<G, F>(&start, &cfg, &|line| eprintln!("{line}"))?;
     say!("wrote {}", a.out.display());
     Ok(())
 }

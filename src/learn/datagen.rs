@@ -9,6 +9,7 @@
 
 use super::Learn;
 use super::format::{DataWriter, FLAG_EXACT, Header, Record};
+use super::games::{FLAG_KEEP, GameRecord, GameWriter, Ply, encode};
 use super::rng::Rng;
 use crate::bits::mix;
 use crate::engine::Engine;
@@ -41,6 +42,8 @@ pub struct Config {
     pub max_plies: u32,
     /// Milliseconds the exact solver may take per labelled position (`Learn::EXACT_FROM`).
     pub exact_ms: u64,
+    /// Write position records (`TABULAD1`, the format before games) instead of games.
+    pub positions: bool,
 }
 
 /// Running totals, for the progress line and the summary.
@@ -63,30 +66,32 @@ struct Finished {
     plies: u32,
 }
 
-struct Kept {
-    packed: Vec<u8>,
+/// A move played, with what the position before it taught.
+struct Played<M> {
+    mv: M,
     score: i32,
     side: Player,
-    ply: u32,
+    kept: bool,
     exact: bool,
 }
 
-/// Picks the opening of game `index`: a book position (or the start) and random plies, drawn
-/// again while the game is over or a quick search finds it too lopsided.
-fn opening<G: Learn>(
+/// Sets the engine's position to an opening: a book position (or the start) and `plies`
+/// random plies, drawn again while the game is over or a quick search (2000 nodes) finds it
+/// more lopsided than `G::OPENING_LIMIT`. The position depends only on the arguments, the
+/// generator's state and the engine's table (clear it first for a reproducible result).
+pub fn opening<G: Learn>(
     engine: &mut Engine<G>,
     start: &G,
-    cfg: &Config,
+    book: &[String],
+    plies: u32,
     rng: &mut Rng,
-    index: u32,
 ) -> Result<(), String> {
-    let plies = cfg.random_plies.unwrap_or(G::RANDOM_PLIES) + index % 2;
     let mut moves = Vec::new();
     for attempt in 0..1000 {
-        let root = if cfg.book.is_empty() {
+        let root = if book.is_empty() {
             start.clone()
         } else {
-            start.parse_fen(&cfg.book[rng.below(cfg.book.len())])?
+            start.parse_fen(&book[rng.below(book.len())])?
         };
         engine.set_root(root);
         let mut alive = true;
@@ -130,15 +135,16 @@ fn play_game<G: Learn>(
 ) -> Result<Finished, String> {
     let mut rng = Rng::new(cfg.seed ^ mix(index as u64 + 1));
     engine.new_game();
-    opening(engine, start, cfg, &mut rng, index)?;
+    let plies = cfg.random_plies.unwrap_or(G::RANDOM_PLIES) + index % 2;
+    opening(engine, start, &cfg.book, plies, &mut rng)?;
     engine.clear_hash();
+    let first = engine.position().clone();
     let limits = Limits {
         nodes: cfg.nodes,
         depth: cfg.depth,
         ..Limits::default()
     };
-    let mut kept: Vec<Kept> = Vec::new();
-    let mut packed = vec![0u8; G::PACKED];
+    let mut played: Vec<Played<G::Move>> = Vec::new();
     let mut ply = 0u32;
     // Consecutive plies with the first player's score beyond the resign threshold (signed)
     // and near zero.
@@ -169,16 +175,13 @@ fn play_game<G: Learn>(
                 (best, r.score, false)
             }
         };
-        if is_exact || pos.keep(best, score) {
-            pos.pack(&mut packed);
-            kept.push(Kept {
-                packed: packed.clone(),
-                score,
-                side: pos.to_move(),
-                ply,
-                exact: is_exact,
-            });
-        }
+        played.push(Played {
+            mv: best,
+            score,
+            side: pos.to_move(),
+            kept: is_exact || pos.keep(best, score),
+            exact: is_exact,
+        });
         if G::ADJUDICATE && !is_exact {
             let first = if pos.to_move() == Player::P1 {
                 score
@@ -228,28 +231,88 @@ fn play_game<G: Learn>(
             },
         ),
     };
-    let mut bytes = Vec::with_capacity(kept.len() * (G::PACKED + super::format::TAIL));
-    let exact = kept.iter().filter(|k| k.exact).count() as u64;
-    for k in &kept {
-        let l = if k.side == label_side { label } else { -label };
-        Record {
-            position: &k.packed,
-            score: k.score.clamp(-32000, 32000) as i16,
-            label: l.clamp(-32000, 32000) as i16,
-            game: index,
-            flags: if k.exact { FLAG_EXACT } else { 0 },
-            ply: k.ply.min(255) as u8,
+    let label = label.clamp(-32000, 32000);
+    let clamp = |x: i32| x.clamp(-32000, 32000) as i16;
+    let kept = played.iter().filter(|p| p.kept).count() as u64;
+    let exact = played.iter().filter(|p| p.kept && p.exact).count() as u64;
+    let flags = |p: &Played<G::Move>| if p.exact { FLAG_EXACT } else { 0 };
+    let bytes = if cfg.positions {
+        let mut bytes = Vec::with_capacity(kept as usize * (G::PACKED + super::format::TAIL));
+        let mut pos = first;
+        let mut packed = vec![0u8; G::PACKED];
+        for (i, p) in played.iter().enumerate() {
+            if p.kept {
+                pos.pack(&mut packed);
+                Record {
+                    position: &packed,
+                    score: clamp(p.score),
+                    label: clamp(if p.side == label_side { label } else { -label }),
+                    game: index,
+                    flags: flags(p),
+                    ply: i.min(255) as u8,
+                }
+                .write(&mut bytes);
+            }
+            pos.play(p.mv);
         }
-        .write(&mut bytes);
-    }
+        bytes
+    } else {
+        let record = GameRecord {
+            start: first,
+            start_ply: 0,
+            label_p1: clamp(if label_side == Player::P1 {
+                label
+            } else {
+                -label
+            }),
+            plies: played
+                .iter()
+                .map(|p| Ply {
+                    mv: p.mv,
+                    score: clamp(p.score),
+                    flags: flags(p) | if p.kept { FLAG_KEEP } else { 0 },
+                })
+                .collect(),
+        };
+        encode(&record, index)?
+    };
     Ok(Finished {
         index,
         bytes,
-        positions: kept.len() as u64,
+        positions: kept,
         exact,
         result,
         plies: ply,
     })
+}
+
+/// The file being written: games, or position records.
+enum Writer {
+    Games(GameWriter),
+    Positions(DataWriter),
+}
+
+impl Writer {
+    fn open(
+        path: &std::path::Path,
+        header: &Header,
+        positions: bool,
+    ) -> Result<(Writer, u32), String> {
+        Ok(if positions {
+            let (w, next) = DataWriter::open(path, header)?;
+            (Writer::Positions(w), next)
+        } else {
+            let (w, next) = GameWriter::open(path, header)?;
+            (Writer::Games(w), next)
+        })
+    }
+
+    fn append(&mut self, bytes: &[u8]) -> Result<(), String> {
+        match self {
+            Writer::Games(w) => w.append(bytes),
+            Writer::Positions(w) => w.append(bytes),
+        }
+    }
 }
 
 /// Runs the generation; `progress` is called about every second with the totals of this run
@@ -270,7 +333,7 @@ pub fn run<G: Learn>(
         probe.set_option(k, Some(v))?;
     }
     drop(probe);
-    let (mut writer, first) = DataWriter::open(&cfg.out, &header)?;
+    let (mut writer, first) = Writer::open(&cfg.out, &header, cfg.positions)?;
     let mut totals = Totals::default();
     if first >= cfg.games {
         return Ok(totals);

@@ -9,7 +9,10 @@
 
 pub mod datagen;
 pub mod format;
+pub mod games;
+pub mod genfens;
 pub mod network;
+pub mod pgn;
 pub mod rng;
 pub mod train;
 

@@ -393,13 +393,14 @@ fn margin_errors<G: Learn, F: Features<G>>(
 
 /// Trains and writes the network; `report` receives one line per epoch (and the set sizes).
 pub fn run<G: Learn, F: Features<G>>(
+    start: &G,
     cfg: &Config,
     report: &dyn Fn(&str),
 ) -> Result<Network, String> {
     let ql = linear_q(G::MARGIN_UNIT > 0);
     let mut data: Option<Data> = None;
     for path in &cfg.data {
-        let d = Data::read(path)?;
+        let d = super::games::read(path, start)?;
         if d.header.game != G::NAME || d.header.packed != G::PACKED {
             return Err(format!(
                 "{} holds {} data, not {}",

@@ -1,0 +1,447 @@
+//! The compact, game-based data format (`TABULAG1`): whole games, a few bytes a position,
+//! that `datagen` writes, `data --pgn` makes from other machines' PGNs, `data --merge` joins
+//! and `read` turns back into training records (`format::Record`) by replaying the moves.
+//!
+//! Header: as `format::Header` (32 bytes) with the magic `TABULAG1`. Then one block a game,
+//! all little-endian:
+//!   u32 the block's length after this field; u32 the game's index; i16 the label from the
+//!   first player's side (the result +1/0/-1, or Othello's final disc margin); u16 the ply of
+//!   the start position within its game; u16 the number of moves n; the packed start
+//!   position (`Learn::pack`, P bytes); then n moves, each: u8 flags (bit 0 the score is the
+//!   exact solver's, bit 1 the position before the move is a training record), the move's
+//!   rank among the legal moves sorted by their protocol notation (u8, or 255 then u16), and
+//!   the search score of the position before the move (i16, from its side to move) where bit
+//!   1 is set.
+//!
+//! A chess position costs 2 bytes (kept: 4) against 42 in `TABULAD1`. Ranks by notation do not
+//! depend on the move generator's order, so a file reads the same in later versions.
+//!
+//! Invariant: a file is a header and whole blocks, indices increasing; `GameWriter::open`
+//! cuts a torn last block (an interrupted write) and resumes after the last whole game.
+
+use super::Learn;
+use super::format::{self, Data, FLAG_EXACT, HEADER, Header, Record};
+use crate::game::Player;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::Path;
+
+pub const MAGIC: &[u8; 8] = b"TABULAG1";
+/// Ply flag: the position before this move is a training record.
+pub const FLAG_KEEP: u8 = 2;
+/// Bytes of a block before the packed start position.
+const BLOCK_HEAD: usize = 14;
+
+/// One move of a recorded game and what is known of the position before it.
+#[derive(Clone, Copy, Debug)]
+pub struct Ply<M> {
+    pub mv: M,
+    /// Search score from the side to move (meaningful where `flags` has `FLAG_KEEP`).
+    pub score: i16,
+    pub flags: u8,
+}
+
+/// A recorded game: where it starts and every move from there.
+#[derive(Clone, Debug)]
+pub struct GameRecord<G: Learn> {
+    pub start: G,
+    pub start_ply: u16,
+    /// The label from the first player's side.
+    pub label_p1: i16,
+    pub plies: Vec<Ply<G::Move>>,
+}
+
+pub fn header_bytes(h: &Header) -> [u8; HEADER] {
+    let mut b = h.to_bytes();
+    b[..8].copy_from_slice(MAGIC);
+    b
+}
+
+/// The header of a game-based file, if `b` starts with one.
+pub fn parse_header(b: &[u8]) -> Option<Result<Header, String>> {
+    if b.len() < HEADER || &b[..8] != MAGIC {
+        return None;
+    }
+    let mut h = [0u8; HEADER];
+    h.copy_from_slice(&b[..HEADER]);
+    h[..8].copy_from_slice(format::MAGIC);
+    Some(Header::from_bytes(&h))
+}
+
+/// The legal moves of `pos` in the order of their notation (what a rank counts in).
+fn ranked<G: Learn>(pos: &G, moves: &mut Vec<G::Move>) {
+    pos.legal_moves(moves);
+    let mut named: Vec<(String, G::Move)> =
+        moves.iter().map(|&m| (pos.format_move(m), m)).collect();
+    named.sort_by(|a, b| a.0.cmp(&b.0));
+    moves.clear();
+    moves.extend(named.into_iter().map(|(_, m)| m));
+}
+
+/// The block of game `index` (see the file comment). Errors if a move is not legal where
+/// it is played.
+pub fn encode<G: Learn>(rec: &GameRecord<G>, index: u32) -> Result<Vec<u8>, String> {
+    let n = u16::try_from(rec.plies.len()).map_err(|_| "a game of more than 65535 moves")?;
+    let mut out = Vec::with_capacity(4 + BLOCK_HEAD + G::PACKED + 3 * rec.plies.len());
+    out.extend_from_slice(&[0; 4]);
+    out.extend_from_slice(&index.to_le_bytes());
+    out.extend_from_slice(&rec.label_p1.to_le_bytes());
+    out.extend_from_slice(&rec.start_ply.to_le_bytes());
+    out.extend_from_slice(&n.to_le_bytes());
+    let at = out.len();
+    out.resize(at + G::PACKED, 0);
+    rec.start.pack(&mut out[at..]);
+    let mut pos = rec.start.clone();
+    let mut moves = Vec::new();
+    for (i, p) in rec.plies.iter().enumerate() {
+        ranked(&pos, &mut moves);
+        let rank = moves.iter().position(|&m| m == p.mv).ok_or_else(|| {
+            format!(
+                "move {} of game {index} is not legal in {}",
+                i + 1,
+                pos.fen()
+            )
+        })?;
+        out.push(p.flags);
+        if rank < 255 {
+            out.push(rank as u8);
+        } else {
+            out.push(255);
+            out.extend_from_slice(&(rank as u16).to_le_bytes());
+        }
+        if p.flags & FLAG_KEEP != 0 {
+            out.extend_from_slice(&p.score.to_le_bytes());
+        }
+        pos.play(p.mv);
+    }
+    let len = (out.len() - 4) as u32;
+    out[..4].copy_from_slice(&len.to_le_bytes());
+    Ok(out)
+}
+
+/// Splits the blocks after a header: (offset, length with its length field) of each whole
+/// block, and the end of the last whole one.
+fn blocks(bytes: &[u8], from: usize) -> (Vec<(usize, usize)>, usize) {
+    let mut out = Vec::new();
+    let mut at = from;
+    while at + 4 <= bytes.len() {
+        let len =
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize;
+        if len < BLOCK_HEAD || at + 4 + len > bytes.len() {
+            break;
+        }
+        out.push((at, 4 + len));
+        at += 4 + len;
+    }
+    (out, at)
+}
+
+fn block_index(block: &[u8]) -> u32 {
+    u32::from_le_bytes([block[4], block[5], block[6], block[7]])
+}
+
+/// Replays one block into training records (appended to `out`); returns the positions kept.
+fn decode_block<G: Learn>(start: &G, block: &[u8], out: &mut Vec<u8>) -> Result<u64, String> {
+    let bad = || "a damaged game block".to_string();
+    let b = &block[4..];
+    let index = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    let label_p1 = i16::from_le_bytes([b[4], b[5]]);
+    let start_ply = u16::from_le_bytes([b[6], b[7]]);
+    let n = u16::from_le_bytes([b[8], b[9]]) as usize;
+    let packed = b.get(10..10 + G::PACKED).ok_or_else(bad)?;
+    let mut pos = start.unpack(packed)?;
+    let mut at = 10 + G::PACKED;
+    let mut moves = Vec::new();
+    let mut buf = vec![0u8; G::PACKED];
+    let mut kept = 0;
+    for i in 0..n {
+        let flags = *b.get(at).ok_or_else(bad)?;
+        let mut rank = *b.get(at + 1).ok_or_else(bad)? as usize;
+        at += 2;
+        if rank == 255 {
+            let r = b.get(at..at + 2).ok_or_else(bad)?;
+            rank = u16::from_le_bytes([r[0], r[1]]) as usize;
+            at += 2;
+        }
+        if flags & FLAG_KEEP != 0 {
+            let s = b.get(at..at + 2).ok_or_else(bad)?;
+            let score = i16::from_le_bytes([s[0], s[1]]);
+            at += 2;
+            pos.pack(&mut buf);
+            let label = if pos.to_move() == Player::P1 {
+                label_p1
+            } else {
+                label_p1.saturating_neg()
+            };
+            Record {
+                position: &buf,
+                score,
+                label,
+                game: index,
+                flags: flags & FLAG_EXACT,
+                ply: (start_ply as usize + i).min(255) as u8,
+            }
+            .write(out);
+            kept += 1;
+        }
+        ranked(&pos, &mut moves);
+        let mv = *moves.get(rank).ok_or_else(|| {
+            format!(
+                "game {index}, move {}: rank {rank} of {} legal moves",
+                i + 1,
+                moves.len()
+            )
+        })?;
+        pos.play(mv);
+    }
+    Ok(kept)
+}
+
+/// Reads a data file of either format into training records; `start` supplies the board
+/// (the file's game and dimensions must be `start`'s).
+pub fn read<G: Learn>(path: &Path, start: &G) -> Result<Data, String> {
+    let shown = path.display();
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let header = match parse_header(&bytes) {
+        None => return Data::read(path),
+        Some(h) => h.map_err(|e| format!("{shown}: {e}"))?,
+    };
+    if header.game != G::NAME || header.packed != G::PACKED || header.dims != start.dims() {
+        return Err(format!(
+            "{shown} holds {} {}x{} data, not {} {}x{}",
+            header.game,
+            header.dims.0,
+            header.dims.1,
+            G::NAME,
+            start.dims().0,
+            start.dims().1
+        ));
+    }
+    let (list, _) = blocks(&bytes, HEADER);
+    let mut out = Vec::new();
+    for (at, len) in list {
+        decode_block(start, &bytes[at..at + len], &mut out).map_err(|e| format!("{shown}: {e}"))?;
+    }
+    Ok(Data { header, bytes: out })
+}
+
+/// The header of a data file of either format, and whether it is game-based.
+pub fn peek_header(path: &Path) -> Result<(Header, bool), String> {
+    let shown = path.display();
+    let mut head = [0u8; HEADER];
+    File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    match parse_header(&head) {
+        Some(h) => Ok((h.map_err(|e| format!("{shown}: {e}"))?, true)),
+        None => Ok((
+            Header::from_bytes(&head).map_err(|e| format!("{shown}: {e}"))?,
+            false,
+        )),
+    }
+}
+
+/// Appends whole games to a game-based file.
+pub struct GameWriter {
+    file: File,
+}
+
+impl GameWriter {
+    /// Opens `path` for appending (creating it with `header` if it does not exist); returns
+    /// the writer and the index of the next game (one past the last whole game in the file).
+    pub fn open(path: &Path, header: &Header) -> Result<(GameWriter, u32), String> {
+        let shown = path.display();
+        let io = |e: std::io::Error| format!("{shown}: {e}");
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| format!("cannot open {shown}: {e}"))?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(io)?;
+        if bytes.len() < HEADER {
+            file.set_len(0).map_err(io)?;
+            file.seek(SeekFrom::Start(0)).map_err(io)?;
+            file.write_all(&header_bytes(header)).map_err(io)?;
+            return Ok((GameWriter { file }, 0));
+        }
+        let existing = match parse_header(&bytes) {
+            Some(h) => h.map_err(|e| format!("{shown}: {e}"))?,
+            None => {
+                return Err(format!(
+                    "{shown} holds position records (TABULAD1), not games: write games to a new file (the trainer reads both)"
+                ));
+            }
+        };
+        if existing != *header {
+            return Err(format!(
+                "{shown} holds {} {}x{} data; this run makes {} {}x{}",
+                existing.game,
+                existing.dims.0,
+                existing.dims.1,
+                header.game,
+                header.dims.0,
+                header.dims.1
+            ));
+        }
+        let (list, end) = blocks(&bytes, HEADER);
+        file.set_len(end as u64).map_err(io)?;
+        file.seek(SeekFrom::End(0)).map_err(io)?;
+        let next = list
+            .last()
+            .map_or(0, |&(at, _)| block_index(&bytes[at..]) + 1);
+        Ok((GameWriter { file }, next))
+    }
+
+    /// Appends blocks (whole games) in one write.
+    pub fn append(&mut self, bytes: &[u8]) -> Result<(), String> {
+        self.file
+            .write_all(bytes)
+            .and_then(|_| self.file.flush())
+            .map_err(|e| format!("writing data: {e}"))
+    }
+}
+
+/// Appends the games of `inputs` (game-based files of the same game and board) to `out`,
+/// numbered on after its last game; returns the games added. Several machines' shards become
+/// one training set, each game whole (the trainer holds out by game index).
+pub fn merge(out: &Path, inputs: &[std::path::PathBuf]) -> Result<u64, String> {
+    let mut header: Option<Header> = None;
+    for input in inputs {
+        let shown = input.display();
+        let (h, games) = peek_header(input)?;
+        if !games {
+            return Err(format!(
+                "{shown}: not a game-based data file (TABULAG1); position files are read by the trainer as they are"
+            ));
+        }
+        match &header {
+            Some(first) if *first != h => {
+                return Err(format!(
+                    "{shown}: another game or board than the first input"
+                ));
+            }
+            Some(_) => {}
+            None => header = Some(h),
+        }
+    }
+    let header = header.ok_or("merge: no input files")?;
+    let (mut writer, mut next) = GameWriter::open(out, &header)?;
+    let mut added = 0u64;
+    for input in inputs {
+        let bytes =
+            std::fs::read(input).map_err(|e| format!("cannot read {}: {e}", input.display()))?;
+        let (list, _) = blocks(&bytes, HEADER);
+        let mut buf = Vec::new();
+        for (at, len) in list {
+            let start = buf.len();
+            buf.extend_from_slice(&bytes[at..at + len]);
+            buf[start + 4..start + 8].copy_from_slice(&next.to_le_bytes());
+            next += 1;
+            added += 1;
+        }
+        writer.append(&buf)?;
+    }
+    Ok(added)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::games::chess::Chess;
+
+    fn a_game() -> GameRecord<Chess> {
+        let start = Chess::default();
+        let mut pos = start.clone();
+        let mut plies = Vec::new();
+        for (i, m) in ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "e1g1"]
+            .iter()
+            .enumerate()
+        {
+            let mv = pos.parse_move(m).unwrap();
+            plies.push(Ply {
+                mv,
+                score: 10 * i as i16 - 20,
+                flags: if i % 2 == 0 { FLAG_KEEP } else { 0 },
+            });
+            pos.play(mv);
+        }
+        GameRecord {
+            start,
+            start_ply: 0,
+            label_p1: 1,
+            plies,
+        }
+    }
+
+    #[test]
+    fn games_round_trip_resume_and_merge() {
+        let dir = std::env::temp_dir().join(format!("tabula-games-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let (a, b, all) = (dir.join("a.bin"), dir.join("b.bin"), dir.join("all.bin"));
+        for p in [&a, &b, &all] {
+            let _ = std::fs::remove_file(p);
+        }
+        let start = Chess::default();
+        let header = Header {
+            game: "chess".into(),
+            dims: start.dims(),
+            packed: Chess::PACKED,
+        };
+        let rec = a_game();
+        let (mut w, next) = GameWriter::open(&a, &header).unwrap();
+        assert_eq!(next, 0);
+        let mut buf = Vec::new();
+        for i in 0..3 {
+            buf.extend_from_slice(&encode(&rec, i).unwrap());
+        }
+        buf.extend_from_slice(&encode(&rec, 3).unwrap()[..9]); // torn
+        w.append(&buf).unwrap();
+        drop(w);
+        let (_, next) = GameWriter::open(&a, &header).unwrap();
+        assert_eq!(next, 3, "the torn game is cut, the whole ones kept");
+        let d = read(&a, &start).unwrap();
+        assert_eq!(d.len(), 3 * 4, "four kept positions a game");
+        // The kept positions are those before moves 1, 3, 5 and 7 (White to move, and White
+        // won).
+        let r = d.record(1);
+        let pos = start.unpack(r.position).unwrap();
+        assert_eq!(
+            pos.fen(),
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+        );
+        assert_eq!((r.score, r.label, r.game, r.ply), (0, 1, 0, 2));
+        let r = d.record(3);
+        assert_eq!((r.score, r.label, r.ply), (40, 1, 6));
+        // A game: 14 bytes and the packed start, then 2 bytes a move and 2 more a record.
+        let size = std::fs::metadata(&a).unwrap().len() as usize - HEADER;
+        assert_eq!(size, 3 * (4 + 10 + Chess::PACKED + 7 * 2 + 4 * 2));
+
+        std::fs::copy(&a, &b).unwrap();
+        assert_eq!(merge(&all, &[a.clone(), b.clone()]).unwrap(), 6);
+        let d = read(&all, &start).unwrap();
+        assert_eq!(d.len(), 6 * 4);
+        let games: Vec<u32> = (0..d.len()).map(|i| d.record(i).game).collect();
+        assert_eq!(games[games.len() - 1], 5, "merged games numbered on");
+        // A position file cannot be merged or appended to as games.
+        let pos_file = dir.join("p.bin");
+        let _ = std::fs::remove_file(&pos_file);
+        drop(format::DataWriter::open(&pos_file, &header).unwrap());
+        assert!(merge(&all, std::slice::from_ref(&pos_file)).is_err());
+        assert!(GameWriter::open(&pos_file, &header).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_illegal_move_is_refused() {
+        let mut rec = a_game();
+        rec.plies.swap(0, 1);
+        assert!(encode(&rec, 0).is_err());
+    }
+}
