@@ -40,23 +40,33 @@ pub enum Eval {
 }
 
 impl Eval {
-    /// The evaluation a new position plays with.
+    /// The evaluation a new position plays with: the weights built in (`build.rs`:
+    /// `weights/chess-hce.bin`, or the file given to `make EVALFILE=...`), else PeSTO's.
     pub fn default_eval() -> Eval {
-        hce::embedded().map_or(Eval::Pesto, Eval::Tuned)
+        static BUILT_IN: std::sync::OnceLock<Option<Eval>> = std::sync::OnceLock::new();
+        BUILT_IN
+            .get_or_init(|| {
+                Eval::from_bytes(include_bytes!(concat!(env!("OUT_DIR"), "/chess-eval.bin"))).ok()
+            })
+            .unwrap_or_else(|| hce::embedded().map_or(Eval::Pesto, Eval::Tuned))
     }
 
     /// A weight file (`EvalFile`): a network or tuned weights, told apart by their shape.
     pub fn load(path: &str) -> Result<Eval, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("EvalFile '{path}': {e}"))?;
-        let linear = crate::learn::network::Network::from_bytes(&bytes)
+        Eval::from_bytes(&bytes).map_err(|e| format!("EvalFile '{path}': {e}"))
+    }
+
+    /// Weights from a file's bytes (kept for the life of the process).
+    fn from_bytes(bytes: &[u8]) -> Result<Eval, String> {
+        let linear = crate::learn::network::Network::from_bytes(bytes)
             .map(|n| n.hidden == 0)
             .unwrap_or(false);
-        let eval = if linear {
-            Hce::from_bytes(&bytes).map(|h| Eval::Tuned(Box::leak(Box::new(h))))
+        if linear {
+            Hce::from_bytes(bytes).map(|h| Eval::Tuned(Box::leak(Box::new(h))))
         } else {
-            Net::from_bytes(&bytes).map(|n| Eval::Net(Box::leak(Box::new(n))))
-        };
-        eval.map_err(|e| format!("EvalFile '{path}': {e}"))
+            Net::from_bytes(bytes).map(|n| Eval::Net(Box::leak(Box::new(n))))
+        }
     }
 }
 
