@@ -3,14 +3,15 @@
 //! for a win with its next stone, one less for each later stone; 0 a draw; negative a loss.
 //!
 //! Method: negamax with alpha-beta on null windows inside a binary search on the score (after
-//! Pascal Pons); moves that hand the opponent an immediate win are never generated, and a
+//! Pascal Pons; far from the end the two windows of a quick win and a quick loss first, then
+//! the ones next to 0); moves that hand the opponent an immediate win are never generated, and a
 //! forced block is played at once, without a table entry; on boards of even height, where the
 //! side to move has only columns of even height to play in, the opponent's *claimeven*
 //! follow-up (Allis: always answer in the same column) fixes who gets which cell, which bounds
 //! the score from above (no four of the mover's in that split: at most a draw; a four of the
 //! opponent's as well: a loss); the table keeps each position's best move, tried first, and
-//! far from the end the children's entries are probed before any is searched (enhanced
-//! transposition cutoffs); moves are otherwise ordered by the threats they make, centre first.
+//! where the window leaves many plies to play the children's entries are probed before any
+//! is searched (enhanced transposition cutoffs); moves are otherwise ordered by the threats they make, centre first.
 //! `weak` narrows the search to win/draw/loss. `threads` runs several searches on one table.
 //!
 //! Bit layout: `board::Board`'s (column-major, a guard bit over each column). Table values: a
@@ -42,8 +43,9 @@ pub fn table() -> &'static SolverTable {
 /// Positions with at most this many stones are stored under the smaller of their key and
 /// their mirror image's: early on, mirrored transpositions are common and worth the fold.
 const SYMMETRY_PLIES: u32 = 16;
-/// With at least this many empty cells the children's table entries are probed first.
-const ETC_EMPTIES: u32 = 12;
+/// With at least this many plies within the window's reach (the empty cells, less those a win
+/// beyond the window would need) the children's table entries are probed first.
+const ETC_EMPTIES: i32 = 12;
 
 /// From this many empty cells an exact solve tests the windows next to 0 first.
 const EARLY_EMPTIES: i32 = 36;
@@ -324,7 +326,10 @@ impl<'a> Solver<'a> {
         }
         // Enhanced transposition cutoff: a child already known to be bad enough for the
         // opponent settles this node.
-        if empties >= ETC_EMPTIES as i32 {
+        // Where the window asks for a quick win (or a quick loss), only the plies before it
+        // count: the search is short and the probes would cost more than they save.
+        let reach = empties - 2 * alpha.max(-beta).max(0);
+        if reach >= ETC_EMPTIES {
             for &(m, _) in &list[..n] {
                 let child = p.play(m);
                 let cv = self.table.get(self.key(child)).value as i32;
@@ -444,9 +449,24 @@ impl<'a> Solver<'a> {
         // to 0 first (each one away from the truth costs a full proof), later bisect, nearer 0
         // first (Pons's choice).
         let early = cells - moves >= EARLY_EMPTIES;
+        // But a quick win or loss is cheap to prove with a window at the extreme and dear with
+        // one next to 0 (the search then looks for wins of every length): far from the end
+        // the two extreme windows go first, and the windows next to 0 only if both fail.
+        let extremes = [max / 2, min / 2];
+        let mut extremes = if early && !weak {
+            &extremes[..]
+        } else {
+            &[][..]
+        };
         while min < max {
             let mut med = min + (max - min) / 2;
-            if early && min < 0 && max > 0 {
+            if let Some((&m, rest)) = extremes.split_first() {
+                extremes = rest;
+                if m < min || m >= max {
+                    continue;
+                }
+                med = m;
+            } else if early && min < 0 && max > 0 {
                 med = -1;
             } else if early && min == 0 && max > 1 {
                 med = 0;
