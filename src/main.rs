@@ -28,7 +28,7 @@ macro_rules! say {
 }
 
 mod cli;
-use cli::{learn, matches, play, solve};
+use cli::{learn, matches, play, serve, solve};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum GameKind {
@@ -153,6 +153,9 @@ enum Cmd {
     /// Play engines against each other (UCI for chess, UGI for every game), refereed by
     /// tabula's rules: clocks, adjudication, Elo, SPRT, PGN / records / JSON.
     Match(Box<matches::MatchArgs>),
+    /// A board in the browser for every game: play tabula (or another UCI/UGI engine) by
+    /// clicking, watch it think, see the solver's exact values (http://127.0.0.1:8080/).
+    Serve(serve::ServeArgs),
     /// Solve exactly. Connect Four: digit strings, one per line (file or stdin), optional
     /// expected score. Othello: .obf lines (64 squares X/O/-, side to move, optional
     /// `; sq:score` answers). Domineering: the start (or --fen) of --rows x --cols.
@@ -395,6 +398,7 @@ fn run(mut cli: Cli) -> Result<(), String> {
                 GameKind::Othello => with_othello!(cli, |p| play::run(p, args, record)),
             }
         }
+        Some(Cmd::Serve(args)) => serve::run(&args),
         Some(Cmd::Match(args)) => match cli.game {
             GameKind::Chess => matches::run(Chess::default(), *args),
             GameKind::Connect4 => matches::run(c4()?, *args),
