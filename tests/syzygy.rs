@@ -177,3 +177,19 @@ fn uci_bad_path_is_one_error_and_the_engine_goes_on() {
     // Without tables, no tbhits.
     assert!(!lines.iter().any(|l| l.contains("tbhits")), "{lines:?}");
 }
+
+#[test]
+fn the_search_probes_after_captures() {
+    load();
+    // Five pieces (no table at the root); Qxd4 leads into KQvKR, probed in the search.
+    let mut engine = Engine::new(Chess::default());
+    engine
+        .set_position(Some("r3k3/8/8/8/3n4/8/8/3QK3 w - - 0 1"), &[])
+        .expect("FEN");
+    let hits = std::sync::atomic::AtomicU64::new(0);
+    let result = engine.search_now(Limits::depth(4), &|info| {
+        hits.fetch_max(info.tbhits, std::sync::atomic::Ordering::Relaxed);
+    });
+    assert!(result.best.is_some());
+    assert!(hits.into_inner() > 0, "no tablebase hits");
+}
