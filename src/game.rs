@@ -213,6 +213,20 @@ pub trait Game: Clone + Send + Sync + 'static {
         30
     }
 
+    /// The endgame-tablebase result of this position (chess: a Syzygy WDL probe), where the
+    /// game has tables loaded that cover it and `depth` (remaining search depth) allows a probe;
+    /// `None` by default. The search counts every answer as a `tbhits`.
+    fn probe_wdl(&self, _depth: i32) -> Option<Outcome> {
+        None
+    }
+
+    /// At the root: the moves that keep the best tablebase result (and, for a won or lost
+    /// position, convert or resist best, e.g. by distance to zeroing) and that result; the
+    /// search then looks at these moves only. `None` where no table covers the position.
+    fn probe_root(&self) -> Option<(Vec<Self::Move>, Outcome)> {
+        None
+    }
+
     /// Prepares heavy tables (called before the first `readyok`).
     fn warm_up(&self) {}
 

@@ -100,6 +100,9 @@ impl<G: Game> Listener<G> for Printer {
             " nodes {} nps {} hashfull {} time {}",
             info.nodes, info.nps, info.hashfull, info.time_ms
         ));
+        if info.tbhits > 0 {
+            line.push_str(&format!(" tbhits {}", info.tbhits));
+        }
         if !info.pv.is_empty() {
             line.push_str(" pv ");
             line.push_str(&format_pv(root, &info.pv));

@@ -61,6 +61,8 @@ pub struct Control {
     /// `go infinite`: no `bestmove` before `stop`.
     pub infinite: bool,
     pub nodes: AtomicU64,
+    /// Endgame-tablebase probes that gave an answer (`tbhits`).
+    pub tbhits: AtomicU64,
     start: Mutex<Instant>,
     soft_ms: AtomicU64,
     hard_ms: AtomicU64,
@@ -76,6 +78,7 @@ impl Control {
             pondering: AtomicBool::new(limits.ponder),
             infinite: limits.infinite,
             nodes: AtomicU64::new(0),
+            tbhits: AtomicU64::new(0),
             start: Mutex::new(Instant::now()),
             soft_ms: AtomicU64::new(soft),
             hard_ms: AtomicU64::new(hard),

@@ -15,7 +15,7 @@ pub use history::Tables;
 pub use limits::{Control, Limits, budget};
 pub use tt::{Bound, TranspositionTable};
 
-use crate::game::Game;
+use crate::game::{Game, Outcome};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use worker::Worker;
 
@@ -25,6 +25,9 @@ pub const MATE: Score = 32000;
 pub const MAX_PLY: usize = 128;
 pub const MATE_BOUND: Score = MATE - MAX_PLY as Score;
 pub const MAX_DEPTH: u32 = 100;
+/// A tablebase win found `ply` plies from the root scores `TB_WIN - ply`: below every mate
+/// score, above every evaluation.
+pub const TB_WIN: Score = MATE_BOUND - 1 - MAX_PLY as Score;
 
 /// One line of search progress (one `info ... pv ...`).
 #[derive(Clone, Debug)]
@@ -40,6 +43,8 @@ pub struct Info<M> {
     pub hashfull: u32,
     pub time_ms: u64,
     pub pv: Vec<M>,
+    /// Endgame-tablebase hits so far (printed only when non-zero).
+    pub tbhits: u64,
     /// A remark from a game's solver (e.g. an exact disc margin), sent as `info string`.
     pub note: Option<String>,
 }
@@ -102,9 +107,57 @@ pub fn search<G: Game>(
     tables: &mut Vec<Tables>,
 ) -> SearchResult<G::Move> {
     tt.new_search();
+    // A root in the endgame tablebases: only the moves that keep its result, and the result
+    // as the score wherever the search has not found a mate.
+    let tb_root = if params.searchmoves.is_empty() {
+        root.probe_root()
+    } else {
+        None
+    };
+    if let Some((moves, outcome)) = tb_root
+        && !moves.is_empty()
+    {
+        ctrl.tbhits.fetch_add(moves.len() as u64, Relaxed);
+        let tb_score = match outcome {
+            Outcome::Win => TB_WIN,
+            Outcome::Draw => 0,
+            Outcome::Loss => -TB_WIN,
+        };
+        let adjust = |score: Score| {
+            if score.abs() >= MATE_BOUND {
+                score
+            } else {
+                tb_score
+            }
+        };
+        let mut params = params.clone();
+        params.searchmoves = moves;
+        let report = |info: &Info<G::Move>| {
+            let mut info = info.clone();
+            info.score = adjust(info.score);
+            info.bound = None;
+            report(&info);
+        };
+        let mut result = run_search(root, history, &params, tt, ctrl, &report, tables);
+        result.score = adjust(result.score);
+        return result;
+    }
     if let Some(result) = try_solver(root, params, ctrl, report) {
         return result;
     }
+    run_search(root, history, params, tt, ctrl, report, tables)
+}
+
+/// The threads' search proper (`search` after the tablebases and the solver).
+fn run_search<G: Game>(
+    root: &G,
+    history: &[u64],
+    params: &SearchParams<G::Move>,
+    tt: &TranspositionTable,
+    ctrl: &Control,
+    report: &(dyn Fn(&Info<G::Move>) + Sync),
+    tables: &mut Vec<Tables>,
+) -> SearchResult<G::Move> {
     let threads = params.threads.max(1);
     while tables.len() < threads {
         tables.push(Tables::default());
@@ -171,6 +224,7 @@ fn try_solver<G: Game>(
         hashfull: 0,
         time_ms,
         pv: vec![solved.best],
+        tbhits: 0,
         note: Some(solved.note),
     });
     Some(SearchResult {

@@ -10,8 +10,9 @@
 use super::history::{NO_CONT, bonus, gravity};
 use super::tt::{Bound, TtEntry};
 use super::worker::{NO_EVAL, Worker, outcome_score};
-use super::{INF, MATE, MATE_BOUND, MAX_PLY, Score};
-use crate::game::Game;
+use super::{INF, MATE, MATE_BOUND, MAX_PLY, Score, TB_WIN};
+use crate::game::{Game, Outcome};
+use std::sync::atomic::Ordering::Relaxed;
 
 /// Ordering bands (the history part of a quiet move stays within +-3 * 16384).
 const TT_MOVE: i32 = 1 << 30;
@@ -142,6 +143,22 @@ impl<G: Game> Worker<'_, G> {
             && e.cuts(alpha, beta)
         {
             return e.score;
+        }
+        // Endgame tablebases: a draw is exact; a win (loss) ends the search where it is a
+        // cutoff, or anywhere outside the principal variation.
+        if ply > 0
+            && excluded == 0
+            && let Some(o) = pos.probe_wdl(depth)
+        {
+            self.ctrl.tbhits.fetch_add(1, Relaxed);
+            let (score, cut) = match o {
+                Outcome::Draw => (0, true),
+                Outcome::Win => (TB_WIN - ply as Score, TB_WIN - (ply as Score) >= beta),
+                Outcome::Loss => (-TB_WIN + ply as Score, -TB_WIN + (ply as Score) <= alpha),
+            };
+            if cut || !pv_node {
+                return score;
+            }
         }
         let in_check = pos.in_check();
         let scaled = G::FUTILITY_MARGIN > 0;

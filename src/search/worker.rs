@@ -170,6 +170,7 @@ impl<'a, G: Game> Worker<'a, G> {
             hashfull: self.tt.hashfull(),
             time_ms,
             pv: rm.pv.clone(),
+            tbhits: self.ctrl.tbhits.load(Relaxed),
             note: None,
         }
     }
@@ -216,6 +217,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     hashfull: 0,
                     time_ms: 0,
                     pv: Vec::new(),
+                    tbhits: self.ctrl.tbhits.load(Relaxed),
                     note: None,
                 });
             }

@@ -12,6 +12,7 @@ pub mod nnue;
 mod pst;
 mod san;
 mod see;
+pub mod syzygy;
 
 use crate::game::{Game, GameOption, Outcome, Player};
 use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Rank, Square};
@@ -381,6 +382,14 @@ impl Game for Chess {
         })
     }
 
+    fn probe_wdl(&self, depth: i32) -> Option<Outcome> {
+        syzygy::probe_search(&self.board, depth)
+    }
+
+    fn probe_root(&self) -> Option<(Vec<Move>, Outcome)> {
+        syzygy::probe_root(&self.board)
+    }
+
     fn in_check(&self) -> bool {
         !self.board.checkers().is_empty()
     }
@@ -565,10 +574,29 @@ impl Game for Chess {
                 name: "EvalFile",
                 declaration: "type string default <embedded>",
             },
+            GameOption {
+                name: "SyzygyPath",
+                declaration: "type string default <empty>",
+            },
+            GameOption {
+                name: "SyzygyProbeDepth",
+                declaration: "type spin default 1 min 1 max 100",
+            },
+            GameOption {
+                name: "Syzygy50MoveRule",
+                declaration: "type check default true",
+            },
+            GameOption {
+                name: "SyzygyProbeLimit",
+                declaration: "type spin default 7 min 0 max 7",
+            },
         ]
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
+        if let Some(result) = set_syzygy_option(name, value) {
+            return Some(result);
+        }
         if name.eq_ignore_ascii_case("EvalFile") {
             let eval = match value.trim() {
                 "" | "<embedded>" => Ok(Eval::default_eval()),
@@ -594,6 +622,31 @@ impl Game for Chess {
             _ => Err(format!("UCI_Chess960 expects true or false, not '{value}'")),
         })
     }
+}
+
+/// The Syzygy options (process-wide, see `syzygy`); `None` for any other name.
+fn set_syzygy_option(name: &str, value: &str) -> Option<Result<(), String>> {
+    let number = |min: i64, max: i64| match value.trim().parse::<i64>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "option '{name}' must be a number between {min} and {max}, not '{value}'"
+        )),
+    };
+    Some(match name.to_ascii_lowercase().as_str() {
+        "syzygypath" => syzygy::set_path(value),
+        "syzygyprobedepth" => number(1, 100).map(|d| syzygy::set_probe_depth(d as i32)),
+        "syzygyprobelimit" => number(0, 7).map(|p| syzygy::set_probe_limit(p as u32)),
+        "syzygy50moverule" => match value.trim().to_ascii_lowercase().as_str() {
+            v @ ("true" | "false") => {
+                syzygy::set_rule50(v == "true");
+                Ok(())
+            }
+            _ => Err(format!(
+                "option '{name}' expects true or false, not '{value}'"
+            )),
+        },
+        _ => return None,
+    })
 }
 
 /// Bench positions: the start, the standard perft positions, and a few quiet middlegames

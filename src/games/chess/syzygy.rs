@@ -1,0 +1,330 @@
+//! Syzygy endgame tablebases for chess, probed through the `pyrrhic-rs` crate (MIT).
+//!
+//! The tables are process-wide (the crate allows one instance at a time), so the options
+//! `SyzygyPath`, `SyzygyProbeDepth`, `Syzygy50MoveRule` and `SyzygyProbeLimit` live here in
+//! statics rather than in each `Chess` position. Without tables every probe answers `None`
+//! after one atomic load, so the search is unchanged.
+//!
+//! - `probe_wdl`: win/draw/loss of a position in the search (few pieces, no castling rights,
+//!   halfmove clock 0, depth at least `SyzygyProbeDepth`).
+//! - `probe_root`: the root moves that keep the best result; of the winning (losing) ones
+//!   only those with the shortest (longest) distance to zeroing, so won endings are converted
+//!   within the 50-move rule.
+
+use crate::game::Outcome;
+use cozy_chess::{
+    BitBoard, Board, Color, Move, Piece, Square, get_bishop_moves, get_king_moves,
+    get_knight_moves, get_pawn_attacks, get_rook_moves,
+};
+use pyrrhic_rs::{DtzProbeValue, EngineAdapter, TableBases, WdlProbeResult};
+use std::sync::RwLock;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, Ordering::Relaxed};
+
+/// Attack generation for the prober, from cozy-chess.
+#[derive(Clone)]
+pub struct CozyAdapter;
+
+fn square(sq: u64) -> Square {
+    Square::index((sq & 63) as usize)
+}
+
+impl EngineAdapter for CozyAdapter {
+    fn pawn_attacks(color: pyrrhic_rs::Color, sq: u64) -> u64 {
+        let color = match color {
+            pyrrhic_rs::Color::White => Color::White,
+            pyrrhic_rs::Color::Black => Color::Black,
+        };
+        get_pawn_attacks(square(sq), color).0
+    }
+    fn knight_attacks(sq: u64) -> u64 {
+        get_knight_moves(square(sq)).0
+    }
+    fn bishop_attacks(sq: u64, occ: u64) -> u64 {
+        get_bishop_moves(square(sq), BitBoard(occ)).0
+    }
+    fn rook_attacks(sq: u64, occ: u64) -> u64 {
+        get_rook_moves(square(sq), BitBoard(occ)).0
+    }
+    fn queen_attacks(sq: u64, occ: u64) -> u64 {
+        (get_bishop_moves(square(sq), BitBoard(occ)) | get_rook_moves(square(sq), BitBoard(occ))).0
+    }
+    fn king_attacks(sq: u64) -> u64 {
+        get_king_moves(square(sq)).0
+    }
+}
+
+struct Loaded {
+    path: String,
+    tables: TableBases<CozyAdapter>,
+}
+
+static TABLES: RwLock<Option<Loaded>> = RwLock::new(None);
+/// Pieces of the largest table loaded; 0 without tables (the fast "no" of every probe).
+static LARGEST: AtomicU32 = AtomicU32::new(0);
+static PROBE_DEPTH: AtomicI32 = AtomicI32::new(1);
+static RULE50: AtomicBool = AtomicBool::new(true);
+static PROBE_LIMIT: AtomicU32 = AtomicU32::new(7);
+
+/// Whether a file name is a Syzygy table (`KRvK.rtbw`, `KQvKR.rtbz`).
+fn is_table_name(name: &str) -> bool {
+    let Some(stem) = name
+        .strip_suffix(".rtbw")
+        .or_else(|| name.strip_suffix(".rtbz"))
+    else {
+        return false;
+    };
+    let Some((white, black)) = stem.split_once('v') else {
+        return false;
+    };
+    let side = |s: &str| {
+        s.starts_with('K')
+            && s[1..]
+                .chars()
+                .all(|c| matches!(c, 'Q' | 'R' | 'B' | 'N' | 'P'))
+    };
+    side(white) && side(black)
+}
+
+/// Checks every directory of a `:`-separated path; the number of table files found.
+fn check_path(path: &str) -> Result<usize, String> {
+    let mut found = 0;
+    for dir in path.split(':').filter(|d| !d.is_empty()) {
+        let entries = std::fs::read_dir(dir)
+            .map_err(|e| format!("SyzygyPath: cannot read directory '{dir}': {e}"))?;
+        found += entries
+            .flatten()
+            .filter(|e| e.file_name().to_str().is_some_and(is_table_name))
+            .count();
+    }
+    if found == 0 {
+        return Err(format!("SyzygyPath: no Syzygy table files in '{path}'"));
+    }
+    Ok(found)
+}
+
+/// `SyzygyPath`: loads the tables of these directories (`<empty>` or "" unloads them). On an
+/// error the tables loaded before stay.
+pub fn set_path(value: &str) -> Result<(), String> {
+    let path = value.trim();
+    let empty = path.is_empty() || path == "<empty>";
+    if !empty {
+        check_path(path)?;
+    }
+    let mut guard = match TABLES.write() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    if guard.as_ref().is_some_and(|l| l.path == path) {
+        return Ok(());
+    }
+    let old = guard.take().map(|l| l.path);
+    LARGEST.store(0, Relaxed);
+    if empty {
+        return Ok(());
+    }
+    match TableBases::<CozyAdapter>::new(path) {
+        Ok(tables) => {
+            LARGEST.store(tables.max_pieces(), Relaxed);
+            *guard = Some(Loaded {
+                path: path.to_string(),
+                tables,
+            });
+            Ok(())
+        }
+        Err(e) => {
+            if let Some(old) = old
+                && let Ok(tables) = TableBases::<CozyAdapter>::new(&old)
+            {
+                LARGEST.store(tables.max_pieces(), Relaxed);
+                *guard = Some(Loaded { path: old, tables });
+            }
+            Err(format!(
+                "SyzygyPath: cannot load tables from '{path}': {e:?}"
+            ))
+        }
+    }
+}
+
+pub fn set_probe_depth(depth: i32) {
+    PROBE_DEPTH.store(depth, Relaxed);
+}
+
+pub fn set_rule50(on: bool) {
+    RULE50.store(on, Relaxed);
+}
+
+pub fn set_probe_limit(pieces: u32) {
+    PROBE_LIMIT.store(pieces, Relaxed);
+}
+
+/// Pieces of the largest loaded table, 0 without tables.
+pub fn largest() -> u32 {
+    LARGEST.load(Relaxed)
+}
+
+/// The most pieces a position may have to be probed: the limit, within the tables.
+fn cardinality() -> u32 {
+    LARGEST.load(Relaxed).min(PROBE_LIMIT.load(Relaxed))
+}
+
+fn has_castling(board: &Board) -> bool {
+    [Color::White, Color::Black].iter().any(|&c| {
+        let r = board.castle_rights(c);
+        r.short.is_some() || r.long.is_some()
+    })
+}
+
+/// The en-passant target square as the prober wants it (0: none).
+fn ep_square(board: &Board) -> u32 {
+    board.en_passant().map_or(0, |file| {
+        let rank = cozy_chess::Rank::Sixth.relative_to(board.side_to_move());
+        Square::new(file, rank) as u32
+    })
+}
+
+fn outcome(wdl: WdlProbeResult) -> Outcome {
+    let rule50 = RULE50.load(Relaxed);
+    match wdl {
+        WdlProbeResult::Win => Outcome::Win,
+        WdlProbeResult::CursedWin if !rule50 => Outcome::Win,
+        WdlProbeResult::BlessedLoss if !rule50 => Outcome::Loss,
+        WdlProbeResult::CursedWin | WdlProbeResult::BlessedLoss | WdlProbeResult::Draw => {
+            Outcome::Draw
+        }
+        WdlProbeResult::Loss => Outcome::Loss,
+    }
+}
+
+/// Rank of a move's result for the mover: 2 win, 1 a win past the 50-move rule when that rule
+/// is off, 0 draw, and the same below 0 for losses.
+fn rank(wdl: WdlProbeResult) -> i32 {
+    let rule50 = RULE50.load(Relaxed);
+    match wdl {
+        WdlProbeResult::Win => 2,
+        WdlProbeResult::CursedWin if !rule50 => 1,
+        WdlProbeResult::BlessedLoss if !rule50 => -1,
+        WdlProbeResult::CursedWin | WdlProbeResult::BlessedLoss | WdlProbeResult::Draw => 0,
+        WdlProbeResult::Loss => -2,
+    }
+}
+
+/// The WDL of `board` regardless of the search conditions (tests, tools); `None` without a
+/// table for it.
+pub fn wdl(board: &Board) -> Option<Outcome> {
+    if board.occupied().len() > largest() || has_castling(board) {
+        return None;
+    }
+    let guard = TABLES.read().ok()?;
+    let loaded = guard.as_ref()?;
+    let pieces = |p: Piece| board.pieces(p).0;
+    loaded
+        .tables
+        .probe_wdl(
+            board.colors(Color::White).0,
+            board.colors(Color::Black).0,
+            pieces(Piece::King),
+            pieces(Piece::Queen),
+            pieces(Piece::Rook),
+            pieces(Piece::Bishop),
+            pieces(Piece::Knight),
+            pieces(Piece::Pawn),
+            ep_square(board),
+            board.side_to_move() == Color::White,
+        )
+        .ok()
+        .map(outcome)
+}
+
+/// The probe in the search: only just after a capture or pawn move, without castling rights,
+/// within `SyzygyProbeLimit` pieces (at the limit itself only from `SyzygyProbeDepth` on).
+pub fn probe_search(board: &Board, depth: i32) -> Option<Outcome> {
+    let card = cardinality();
+    if card == 0 || board.halfmove_clock() != 0 {
+        return None;
+    }
+    let pieces = board.occupied().len();
+    if pieces > card || (pieces == card && depth < PROBE_DEPTH.load(Relaxed)) {
+        return None;
+    }
+    wdl(board)
+}
+
+/// The root: the moves that keep the best result (shortest distance to zeroing among wins,
+/// longest among losses) and that result.
+pub fn probe_root(board: &Board) -> Option<(Vec<Move>, Outcome)> {
+    if board.occupied().len() > cardinality() || has_castling(board) {
+        return None;
+    }
+    // Writing: the crate's root probe must not run on two threads at once.
+    let guard = TABLES.write().ok()?;
+    let loaded = guard.as_ref()?;
+    let pieces = |p: Piece| board.pieces(p).0;
+    let probe = loaded
+        .tables
+        .probe_root(
+            board.colors(Color::White).0,
+            board.colors(Color::Black).0,
+            pieces(Piece::King),
+            pieces(Piece::Queen),
+            pieces(Piece::Rook),
+            pieces(Piece::Bishop),
+            pieces(Piece::Knight),
+            pieces(Piece::Pawn),
+            u32::from(board.halfmove_clock()),
+            ep_square(board),
+            board.side_to_move() == Color::White,
+        )
+        .ok()?;
+    drop(guard);
+    let mut scored = Vec::new();
+    for value in &probe.moves[..probe.num_moves] {
+        let DtzProbeValue::DtzResult(r) = value else {
+            continue;
+        };
+        let promotion = match r.promotion {
+            pyrrhic_rs::Piece::Queen => Some(Piece::Queen),
+            pyrrhic_rs::Piece::Rook => Some(Piece::Rook),
+            pyrrhic_rs::Piece::Bishop => Some(Piece::Bishop),
+            pyrrhic_rs::Piece::Knight => Some(Piece::Knight),
+            _ => None,
+        };
+        let mv = Move {
+            from: Square::index(usize::from(r.from_square) & 63),
+            to: Square::index(usize::from(r.to_square) & 63),
+            promotion,
+        };
+        if board.is_legal(mv) {
+            scored.push((mv, rank(r.wdl), i32::from(r.dtz)));
+        }
+    }
+    let best = scored.iter().map(|&(_, rank, _)| rank).max()?;
+    scored.retain(|&(_, rank, _)| rank == best);
+    let dtz = match best {
+        r if r > 0 => scored.iter().map(|&(_, _, d)| d).min(),
+        r if r < 0 => scored.iter().map(|&(_, _, d)| d).max(),
+        _ => None,
+    };
+    if let Some(dtz) = dtz {
+        scored.retain(|&(_, _, d)| d == dtz);
+    }
+    let outcome = match best {
+        r if r > 0 => Outcome::Win,
+        r if r < 0 => Outcome::Loss,
+        _ => Outcome::Draw,
+    };
+    Some((scored.into_iter().map(|(mv, _, _)| mv).collect(), outcome))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_table_name;
+
+    #[test]
+    fn table_names() {
+        assert!(is_table_name("KRvK.rtbw"));
+        assert!(is_table_name("KQvKR.rtbz"));
+        assert!(!is_table_name("KRvK.txt"));
+        assert!(!is_table_name("README.rtbw"));
+        assert!(!is_table_name("vK.rtbw"));
+    }
+}

@@ -1,0 +1,195 @@
+//! Syzygy tablebases: WDL probes of textbook endings against the tables committed in
+//! `tests/data/syzygy` (generated with syzygy1/tb, see the README there), the UCI options
+//! through the real binary, and a won ending converted to mate in self-play.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use tabula::engine::Engine;
+use tabula::game::{Game, GameResult, Outcome};
+use tabula::games::chess::{Chess, syzygy};
+use tabula::search::Limits;
+
+const TABULA: &str = env!("CARGO_BIN_EXE_tabula");
+
+fn tables() -> String {
+    format!("{}/tests/data/syzygy", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn load() {
+    syzygy::set_path(&tables()).expect("the committed tables load");
+}
+
+fn wdl(fen: &str) -> Option<Outcome> {
+    let pos = Chess::default().parse_fen(fen).expect("a legal FEN");
+    syzygy::wdl(&pos.board)
+}
+
+#[test]
+fn textbook_endings_probe_right() {
+    load();
+    assert!(syzygy::largest() >= 4);
+    let cases = [
+        // KQK and KRK: won whoever is to move (the defender cannot take).
+        ("8/8/8/4k3/8/8/8/3QK3 w - - 0 1", Outcome::Win),
+        ("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", Outcome::Win),
+        ("8/8/8/4k3/8/8/8/R3K3 b - - 0 1", Outcome::Loss),
+        // KPK: the pawn queens unstoppably; a rook's pawn with the defender in the corner.
+        ("8/4P3/8/8/8/k7/8/4K3 w - - 0 1", Outcome::Win),
+        ("k7/8/8/P7/8/8/8/K7 w - - 0 1", Outcome::Draw),
+        ("k7/8/8/P7/8/8/8/K7 b - - 0 1", Outcome::Draw),
+        // Bare king against bishop and knight: a win.
+        ("8/8/8/4k3/8/8/8/2B1KN2 w - - 0 1", Outcome::Win),
+        // Rook against an unadvanced pawn with the defending king far away: a win.
+        ("8/8/4p3/8/8/8/1k6/4K2R w - - 0 1", Outcome::Win),
+        // Queen against rook: a win.
+        ("4k3/8/8/8/8/8/r7/2Q1K3 w - - 0 1", Outcome::Win),
+        ("4k3/8/8/8/8/8/r7/2Q1K3 b - - 0 1", Outcome::Loss),
+    ];
+    for (fen, expected) in cases {
+        assert_eq!(wdl(fen), Some(expected), "{fen}");
+    }
+    // Five pieces: no table.
+    assert_eq!(wdl("4k3/8/8/8/8/8/rr6/2Q1K3 w - - 0 1"), None);
+}
+
+#[test]
+fn a_bad_path_keeps_the_tables() {
+    load();
+    assert!(syzygy::set_path("/no/such/directory").is_err());
+    assert!(syzygy::set_path(env!("CARGO_MANIFEST_DIR")).is_err());
+    assert_eq!(
+        wdl("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"),
+        Some(Outcome::Win),
+        "the tables loaded before stay"
+    );
+}
+
+/// A won ending played out by the engine against itself, tables on: mate within 50 moves.
+fn converts(fen: &str) {
+    load();
+    let mut engine = Engine::new(Chess::default());
+    engine.set_position(Some(fen), &[]).expect("FEN");
+    let winner = engine.position().to_move();
+    for _ in 0..100 {
+        if engine.game_result().is_some() {
+            break;
+        }
+        let result = engine.search_now(Limits::depth(6), &|_| {});
+        let best = result.best.expect("a move");
+        engine.play(best);
+    }
+    let expected = match winner {
+        tabula::game::Player::P1 => GameResult::P1Win,
+        tabula::game::Player::P2 => GameResult::P2Win,
+    };
+    assert_eq!(engine.game_result(), Some(expected), "{fen}");
+}
+
+#[test]
+fn krk_is_mated_within_fifty_moves() {
+    converts("8/8/8/4k3/8/8/8/R3K3 w - - 0 1");
+}
+
+#[test]
+fn kqk_is_mated_within_fifty_moves() {
+    converts("8/8/8/2k5/8/8/8/4K2Q w - - 0 1");
+}
+
+fn uci(input: &str) -> Vec<String> {
+    let mut child = Command::new(TABULA)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start tabula");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write");
+    stdin.flush().expect("flush");
+    let wait_for_bestmove = input.contains("\ngo ");
+    let out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut lines = Vec::new();
+    for line in out.lines().map_while(Result::ok) {
+        let done = line.starts_with("bestmove ") || (!wait_for_bestmove && line == "uciok");
+        lines.push(line);
+        if done {
+            break;
+        }
+    }
+    let _ = writeln!(stdin, "quit");
+    drop(stdin);
+    let _ = child.wait();
+    lines
+}
+
+#[test]
+fn uci_options_are_announced() {
+    let lines = uci("uci\nquit\n");
+    for decl in [
+        "option name SyzygyPath type string default <empty>",
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+        "option name Syzygy50MoveRule type check default true",
+        "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+    ] {
+        assert!(lines.iter().any(|l| l == decl), "{decl} in {lines:?}");
+    }
+}
+
+#[test]
+fn uci_go_reports_tbhits_and_a_winning_score() {
+    let fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
+    let lines = uci(&format!(
+        "setoption name SyzygyPath value {}\nposition fen {fen}\ngo depth 5\nisready\n",
+        tables()
+    ));
+    let last_info = lines
+        .iter()
+        .rfind(|l| l.starts_with("info depth"))
+        .expect("an info line");
+    let field = |name: &str| -> Option<i64> {
+        let words: Vec<&str> = last_info.split_whitespace().collect();
+        let i = words.iter().position(|w| *w == name)?;
+        words.get(i + 1)?.parse().ok()
+    };
+    assert!(field("tbhits").is_some_and(|n| n > 0), "{last_info}");
+    let winning = field("cp").is_some_and(|cp| cp > 10_000) || field("mate").is_some_and(|m| m > 0);
+    assert!(winning, "{last_info}");
+    let best = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .expect("bestmove");
+    let mv = best.split_whitespace().next().expect("a move");
+    let pos = Chess::default().parse_fen(fen).expect("FEN");
+    assert!(pos.parse_move(mv).is_ok(), "{mv} legal");
+}
+
+#[test]
+fn uci_bad_path_is_one_error_and_the_engine_goes_on() {
+    let lines = uci(
+        "setoption name SyzygyPath value /no/such/dir\nisready\nposition fen 8/8/8/4k3/8/8/8/R3K3 w - - 0 1\ngo depth 3\nisready\n",
+    );
+    let errors = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .count();
+    assert_eq!(errors, 1, "{lines:?}");
+    assert!(lines.iter().any(|l| l == "readyok"));
+    assert!(lines.iter().any(|l| l.starts_with("bestmove ")));
+    // Without tables, no tbhits.
+    assert!(!lines.iter().any(|l| l.contains("tbhits")), "{lines:?}");
+}
+
+#[test]
+fn the_search_probes_after_captures() {
+    load();
+    // Five pieces (no table at the root); Qxd4 leads into KQvKR, probed in the search.
+    let mut engine = Engine::new(Chess::default());
+    engine
+        .set_position(Some("r3k3/8/8/8/3n4/8/8/3QK3 w - - 0 1"), &[])
+        .expect("FEN");
+    let hits = std::sync::atomic::AtomicU64::new(0);
+    let result = engine.search_now(Limits::depth(4), &|info| {
+        hits.fetch_max(info.tbhits, std::sync::atomic::Ordering::Relaxed);
+    });
+    assert!(result.best.is_some());
+    assert!(hits.into_inner() > 0, "no tablebase hits");
+}
