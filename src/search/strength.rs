@@ -105,8 +105,8 @@ impl Strength {
             })
             .collect();
         let total: f64 = weights.iter().sum();
-        let unit = (mix(self.seed ^ root_hash ^ 0x6a09_e667_f3bc_c909) >> 11) as f64
-            / (1u64 << 53) as f64;
+        let unit =
+            (mix(self.seed ^ root_hash ^ 0x6a09_e667_f3bc_c909) >> 11) as f64 / (1u64 << 53) as f64;
         let mut target = unit * total;
         for (i, w) in weights.iter().enumerate() {
             if target < *w {
