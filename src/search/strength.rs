@@ -23,11 +23,11 @@ pub struct Strength {
 
 /// `UCI_Elo` -> level, measured (protocol/strength.md); linear between the points.
 const ELO_LEVELS: &[(f64, f64)] = &[
-    (1000.0, 0.0),
-    (1500.0, 4.0),
-    (2000.0, 8.0),
-    (2400.0, 12.0),
-    (2800.0, 17.0),
+    (1000.0, 1.5),
+    (1500.0, 5.9),
+    (2000.0, 10.1),
+    (2400.0, 13.6),
+    (2800.0, 18.2),
 ];
 
 pub const MIN_ELO: u32 = 1000;
@@ -124,7 +124,7 @@ mod tests {
 
     #[test]
     fn elo_maps_monotonically_onto_levels() {
-        assert_eq!(level_of_elo(0), 0.0);
+        assert_eq!(level_of_elo(0), ELO_LEVELS[0].1);
         assert_eq!(level_of_elo(5000), ELO_LEVELS[ELO_LEVELS.len() - 1].1);
         let mut last = -1.0;
         for elo in (MIN_ELO..=MAX_ELO).step_by(50) {
