@@ -155,7 +155,7 @@ impl<G: Game> Engine<G> {
         } else {
             f64::from(self.options.skill)
         };
-        (level < FULL_LEVEL).then(|| Strength {
+        (level < FULL_LEVEL).then_some(Strength {
             level,
             seed: self.game_seed ^ self.history.len() as u64,
         })

@@ -94,6 +94,14 @@ fn chess_engine(elo: u32, seed: u64) -> Engine<Chess> {
     e
 }
 
+/// More than any level below full strength may search (which bounds a broken weakening).
+fn generous() -> Limits {
+    Limits {
+        nodes: Some(400_000),
+        ..Limits::depth(60)
+    }
+}
+
 /// Plays one game from `start`; `engines[0]` has White. Unfinished after 300 plies: a draw.
 fn play(start: &Chess, engines: &mut [Engine<Chess>; 2]) -> Option<GameResult> {
     let mut line: Vec<<Chess as Game>::Move> = Vec::new();
@@ -112,7 +120,7 @@ fn play(start: &Chess, engines: &mut [Engine<Chess>; 2]) -> Option<GameResult> {
             return Some(r);
         }
         // A generous limit that the strength's own node budget always cuts first.
-        let r = e.search_now(Limits::depth(60), &|_| {});
+        let r = e.search_now(generous(), &|_| {});
         line.push(r.best?);
     }
     Some(GameResult::Draw)
@@ -152,7 +160,7 @@ fn weakened_play_still_mates_in_one() {
     for seed in 1..=12 {
         let mut e = chess_engine(2000, seed);
         e.set_position(Some(fen), &[]).expect("fen");
-        let r = e.search_now(Limits::depth(60), &|_| {});
+        let r = e.search_now(generous(), &|_| {});
         let best = r.best.map(|m| e.position().format_move(m));
         assert_eq!(best.as_deref(), Some("h5f7"), "seed {seed}");
     }

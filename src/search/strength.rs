@@ -121,6 +121,7 @@ impl Strength {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::MATE;
 
     #[test]
     fn elo_maps_monotonically_onto_levels() {

@@ -18,6 +18,9 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 /// "No static evaluation" (in check).
 pub(super) const NO_EVAL: Score = -INF - 1;
 
+/// A root line of a completed iteration: its move, score and PV.
+type Line<M> = (M, Score, Vec<M>);
+
 pub(super) struct RootMove<M> {
     pub mv: M,
     pub score: Score,
@@ -247,7 +250,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut last_best = self.root_moves[0].mv;
         let mut last_score = None;
         // Below full strength: the lines of the last completed iteration, to choose among.
-        let mut lines: Vec<(G::Move, Score, Vec<G::Move>)> = Vec::new();
+        let mut lines: Vec<Line<G::Move>> = Vec::new();
         while depth <= max_depth {
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
@@ -327,7 +330,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Below full strength, puts the line `Strength::choose` picks among `lines` in front of
     /// the root moves (its score and PV those of its iteration). True when it did so.
-    fn weakened_choice(&mut self, lines: &[(G::Move, Score, Vec<G::Move>)]) -> bool {
+    fn weakened_choice(&mut self, lines: &[Line<G::Move>]) -> bool {
         let Some(strength) = self.params.strength else {
             return false;
         };
