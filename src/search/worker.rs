@@ -63,7 +63,8 @@ pub struct Worker<'a, G: Game> {
     pub(super) root_moves: Vec<RootMove<G::Move>>,
     pub(super) root_depth: i32,
     pub(super) lmr: Vec<[u8; 64]>,
-    /// Nodes between checks of the stop conditions: 1024, fewer under a small node limit.
+    /// Nodes between checks of the stop conditions: 1024, fewer under a weakened strength's
+    /// small node budget.
     check_every: u64,
 }
 
@@ -127,7 +128,12 @@ impl<'a, G: Game> Worker<'a, G> {
             root_moves: Vec::new(),
             root_depth: 0,
             lmr,
-            check_every: params.limits.nodes.map_or(1024, |n| n.clamp(1, 1024)),
+            // Finer only below full strength: other node-limited searches (datagen) keep
+            // their exact old node counts.
+            check_every: match (params.strength, params.limits.nodes) {
+                (Some(_), Some(n)) => n.clamp(1, 1024),
+                _ => 1024,
+            },
         }
     }
 
@@ -140,8 +146,8 @@ impl<'a, G: Game> Worker<'a, G> {
         self.unflushed = 0;
     }
 
-    /// Counts a node and, every 1024 nodes (fewer under a small node limit), checks the stop
-    /// conditions.
+    /// Counts a node and, every 1024 nodes (fewer under a weakened strength's small node
+    /// budget), checks the stop conditions.
     pub(super) fn count_node(&mut self) {
         self.nodes += 1;
         self.unflushed += 1;
