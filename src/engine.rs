@@ -8,7 +8,8 @@
 
 use crate::game::{Game, GameResult};
 use crate::search::{
-    self, Control, Info, Limits, SearchParams, SearchResult, Tables, TranspositionTable,
+    self, Control, FULL_LEVEL, Info, Limits, MAX_ELO, MIN_ELO, SearchParams, SearchResult,
+    Strength, Tables, TranspositionTable, level_of_elo,
 };
 use std::sync::Arc;
 use std::sync::Mutex;
@@ -28,6 +29,13 @@ pub struct Options {
     pub move_overhead: u64,
     pub ponder: bool,
     pub show_wdl: bool,
+    /// `Skill`: 0..=20, 20 is full strength (every game).
+    pub skill: u32,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` instead (overrides `Skill`).
+    pub limit_strength: bool,
+    pub elo: u32,
+    /// `Skill Seed`: the weakened choices' seed; 0 draws a new one for every game.
+    pub skill_seed: u64,
 }
 
 impl Default for Options {
@@ -39,6 +47,10 @@ impl Default for Options {
             move_overhead: 10,
             ponder: false,
             show_wdl: false,
+            skill: 20,
+            limit_strength: false,
+            elo: 1500,
+            skill_seed: 0,
         }
     }
 }
@@ -52,6 +64,14 @@ pub const ENGINE_OPTIONS: &[(&str, &str)] = &[
     ("Move Overhead", "type spin default 10 min 0 max 5000"),
     ("Clear Hash", "type button"),
     ("UCI_ShowWDL", "type check default false"),
+    ("Skill", "type spin default 20 min 0 max 20"),
+    ("Skill Seed", "type spin default 0 min 0 max 2147483647"),
+];
+
+/// Options announced for chess only: the standard UCI strength limit (calibrated in Elo).
+pub const CHESS_OPTIONS: &[(&str, &str)] = &[
+    ("UCI_LimitStrength", "type check default false"),
+    ("UCI_Elo", "type spin default 1500 min 1000 max 2800"),
 ];
 
 struct Running {
@@ -69,6 +89,16 @@ pub struct Engine<G: Game> {
     /// The search threads' histories, kept from move to move and cleared by a new game.
     tables: Arc<Mutex<Vec<Tables>>>,
     running: Option<Running>,
+    /// The seed of this game's weakened choices (`Skill Seed`, or drawn at each new game).
+    game_seed: u64,
+}
+
+/// A seed that differs from game to game (the clock, mixed).
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    crate::bits::mix(nanos ^ u64::from(std::process::id()))
 }
 
 /// Memory the system can still give us, in MiB (Linux `MemAvailable`; `None` elsewhere).
@@ -114,6 +144,43 @@ impl<G: Game> Engine<G> {
             tables: Arc::new(Mutex::new(Vec::new())),
             options,
             running: None,
+            game_seed: fresh_seed(),
+        }
+    }
+
+    /// The strength the options ask for; `None` at full strength.
+    pub fn strength(&self) -> Option<Strength> {
+        let level = if self.options.limit_strength {
+            level_of_elo(self.options.elo)
+        } else {
+            f64::from(self.options.skill)
+        };
+        (level < FULL_LEVEL).then_some(Strength {
+            level,
+            seed: self.game_seed ^ self.history.len() as u64,
+        })
+    }
+
+    /// The search parameters for `limits`: below full strength a node budget, the lines to
+    /// choose among, one thread and no exact solver.
+    fn params(&self, mut limits: Limits, searchmoves: Vec<G::Move>) -> SearchParams<G::Move> {
+        let strength = self.strength();
+        let mut multipv = self.options.multipv;
+        let mut threads = self.options.threads;
+        if let Some(s) = strength {
+            let nodes = s.nodes();
+            limits.nodes = Some(limits.nodes.map_or(nodes, |n| n.min(nodes)));
+            limits.allow_solver = false;
+            multipv = multipv.max(s.lines());
+            threads = 1;
+        }
+        SearchParams {
+            limits,
+            searchmoves,
+            multipv,
+            threads,
+            move_overhead: self.options.move_overhead,
+            strength,
         }
     }
 
@@ -196,6 +263,10 @@ impl<G: Game> Engine<G> {
         if let Ok(mut t) = self.tables.lock() {
             t.iter_mut().for_each(|t| t.clear());
         }
+        self.game_seed = match self.options.skill_seed {
+            0 => fresh_seed(),
+            s => s,
+        };
         self.pos = self.start.clone();
         self.history.clear();
     }
@@ -227,6 +298,19 @@ impl<G: Game> Engine<G> {
             "move overhead" => self.options.move_overhead = parse_spin(name, value_of()?, 0, 5000)?,
             "ponder" => self.options.ponder = parse_check(name, value_of()?)?,
             "uci_showwdl" => self.options.show_wdl = parse_check(name, value_of()?)?,
+            "skill" => self.options.skill = parse_spin(name, value_of()?, 0, 20)? as u32,
+            "uci_limitstrength" => self.options.limit_strength = parse_check(name, value_of()?)?,
+            "uci_elo" => {
+                let elo = parse_spin(name, value_of()?, MIN_ELO.into(), MAX_ELO.into())?;
+                self.options.elo = elo as u32;
+            }
+            "skill seed" => {
+                let seed = parse_spin(name, value_of()?, 0, 2_147_483_647)?;
+                self.options.skill_seed = seed;
+                if seed != 0 {
+                    self.game_seed = seed;
+                }
+            }
             "clear hash" => {
                 self.stop_and_wait();
                 self.tt.clear();
@@ -265,13 +349,7 @@ impl<G: Game> Engine<G> {
             );
         }
         self.stop_and_wait();
-        let params = SearchParams {
-            limits: limits.clone(),
-            searchmoves: moves,
-            multipv: self.options.multipv,
-            threads: self.options.threads,
-            move_overhead: self.options.move_overhead,
-        };
+        let params = self.params(limits.clone(), moves);
         let ctrl = Arc::new(Control::new(
             &limits,
             self.pos.to_move(),
@@ -311,13 +389,7 @@ impl<G: Game> Engine<G> {
         report: &(dyn Fn(&Info<G::Move>) + Sync),
     ) -> SearchResult<G::Move> {
         self.stop_and_wait();
-        let params = SearchParams {
-            limits: limits.clone(),
-            searchmoves: Vec::new(),
-            multipv: self.options.multipv,
-            threads: self.options.threads,
-            move_overhead: self.options.move_overhead,
-        };
+        let params = self.params(limits.clone(), Vec::new());
         let ctrl = Control::new(&limits, self.pos.to_move(), self.options.move_overhead);
         let mut tables = match self.tables.lock() {
             Ok(t) => t,

@@ -41,6 +41,9 @@ pub struct PlayArgs {
     /// Engine search depth per move (instead of --movetime).
     #[arg(long)]
     pub depth: Option<u32>,
+    /// Engine skill level, 0 (weakest) to 20 (full strength).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=20))]
+    pub level: u32,
     /// Start from this position.
     #[arg(long)]
     pub fen: Option<String>,
@@ -111,6 +114,7 @@ pub fn run<G: Show>(start: G, a: PlayArgs, record: Option<Record>) -> Result<(),
         human,
         movetime: a.movetime.max(1),
         depth: a.depth,
+        level: a.level,
         style: Style {
             color,
             unicode: !a.ascii && (tty || std::env::var_os("TABULA_UNICODE").is_some()),

@@ -21,6 +21,8 @@ pub struct PlayConfig {
     /// Engine time per move (ms), unless `depth` is set.
     pub movetime: u64,
     pub depth: Option<u32>,
+    /// The engine's skill level, 0..=20 (20: full strength; the engine's `Skill` option).
+    pub level: u32,
     pub style: Style,
     /// Saved here when a game ends (and on `save` without a name).
     pub save: Option<std::path::PathBuf>,
@@ -102,8 +104,12 @@ impl<'a, G: Show, R: BufRead, W: Write> Session<'a, G, R, W> {
         for m in moves {
             line.play(m);
         }
+        let mut engine = Engine::new(start.clone());
+        if let Err(e) = engine.set_option("Skill", Some(&cfg.level.to_string())) {
+            log::error!("play: {e}");
+        }
         Session {
-            engine: Engine::new(start.clone()),
+            engine,
             cfg,
             start,
             line,

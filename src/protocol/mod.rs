@@ -11,7 +11,7 @@ mod output;
 
 pub use output::Output;
 
-use crate::engine::{ENGINE_OPTIONS, Engine, Listener};
+use crate::engine::{CHESS_OPTIONS, ENGINE_OPTIONS, Engine, Listener};
 use crate::game::{Game, GameResult, Player};
 use crate::search::{Info, Limits, SearchResult, mate_plies};
 use command::{Command, Query};
@@ -200,7 +200,12 @@ impl<G: Game> Session<G> {
         self.dialect = Some(d);
         self.out.line(&format!("id name {ENGINE_NAME}"));
         self.out.line(&format!("id author {AUTHOR}"));
-        for (name, decl) in ENGINE_OPTIONS {
+        let chess = if G::NAME == "chess" {
+            CHESS_OPTIONS
+        } else {
+            &[]
+        };
+        for (name, decl) in ENGINE_OPTIONS.iter().chain(chess) {
             self.out.line(&format!("option name {name} {decl}"));
         }
         for o in G::options() {

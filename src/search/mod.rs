@@ -8,11 +8,13 @@
 mod history;
 mod limits;
 mod node;
+mod strength;
 mod tt;
 mod worker;
 
 pub use history::Tables;
 pub use limits::{Control, Limits, budget};
+pub use strength::{FULL as FULL_LEVEL, MAX_ELO, MIN_ELO, Strength, level_of_elo};
 pub use tt::{Bound, TranspositionTable};
 
 use crate::game::{Game, Outcome};
@@ -67,6 +69,8 @@ pub struct SearchParams<M> {
     pub multipv: usize,
     pub threads: usize,
     pub move_overhead: u64,
+    /// Below full strength: the root move is chosen among `multipv` lines by `Strength`.
+    pub strength: Option<Strength>,
 }
 
 impl<M> Default for SearchParams<M> {
@@ -77,6 +81,7 @@ impl<M> Default for SearchParams<M> {
             multipv: 1,
             threads: 1,
             move_overhead: 10,
+            strength: None,
         }
     }
 }

@@ -18,6 +18,9 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 /// "No static evaluation" (in check).
 pub(super) const NO_EVAL: Score = -INF - 1;
 
+/// A root line of a completed iteration: its move, score and PV.
+type Line<M> = (M, Score, Vec<M>);
+
 pub(super) struct RootMove<M> {
     pub mv: M,
     pub score: Score,
@@ -60,6 +63,9 @@ pub struct Worker<'a, G: Game> {
     pub(super) root_moves: Vec<RootMove<G::Move>>,
     pub(super) root_depth: i32,
     pub(super) lmr: Vec<[u8; 64]>,
+    /// Nodes between checks of the stop conditions: 1024, fewer under a weakened strength's
+    /// small node budget.
+    check_every: u64,
 }
 
 pub(super) fn outcome_score(o: Outcome, ply: usize) -> Score {
@@ -122,6 +128,12 @@ impl<'a, G: Game> Worker<'a, G> {
             root_moves: Vec::new(),
             root_depth: 0,
             lmr,
+            // Finer only below full strength: other node-limited searches (datagen) keep
+            // their exact old node counts.
+            check_every: match (params.strength, params.limits.nodes) {
+                (Some(_), Some(n)) => n.clamp(1, 1024),
+                _ => 1024,
+            },
         }
     }
 
@@ -134,11 +146,12 @@ impl<'a, G: Game> Worker<'a, G> {
         self.unflushed = 0;
     }
 
-    /// Counts a node and, every 1024 nodes, checks the stop conditions.
+    /// Counts a node and, every 1024 nodes (fewer under a weakened strength's small node
+    /// budget), checks the stop conditions.
     pub(super) fn count_node(&mut self) {
         self.nodes += 1;
         self.unflushed += 1;
-        if self.unflushed >= 1024 {
+        if self.unflushed >= self.check_every {
             self.flush_nodes();
             if self.ctrl.stopped() || self.halt.load(Relaxed) {
                 self.stopped = true;
@@ -244,6 +257,8 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut stable = 0u32;
         let mut last_best = self.root_moves[0].mv;
         let mut last_score = None;
+        // Below full strength: the lines of the last completed iteration, to choose among.
+        let mut lines: Vec<Line<G::Move>> = Vec::new();
         while depth <= max_depth {
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
@@ -262,6 +277,14 @@ impl<'a, G: Game> Worker<'a, G> {
                 break;
             }
             completed = depth;
+            if self.params.strength.is_some() {
+                lines.clear();
+                lines.extend(
+                    self.root_moves[..multipv]
+                        .iter()
+                        .map(|r| (r.mv, r.score, r.pv.clone())),
+                );
+            }
             if self.root_moves[0].mv == last_best {
                 stable += 1;
             } else {
@@ -283,8 +306,9 @@ impl<'a, G: Game> Worker<'a, G> {
             depth += 1;
         }
         self.flush_nodes();
+        let weakened = self.main() && self.weakened_choice(&lines);
         let best = &self.root_moves[0];
-        if self.main() && self.stopped {
+        if self.main() && (self.stopped || weakened) {
             // The final line, so that `bestmove` is the first move of the last PV.
             let mut rm_info = self.info(best, completed.max(1), 1);
             if best.score == -INF {
@@ -310,6 +334,29 @@ impl<'a, G: Game> Worker<'a, G> {
             nodes: self.nodes,
             pv: best.pv.clone(),
         }
+    }
+
+    /// Below full strength, puts the line `Strength::choose` picks among `lines` in front of
+    /// the root moves (its score and PV those of its iteration). True when it did so.
+    fn weakened_choice(&mut self, lines: &[Line<G::Move>]) -> bool {
+        let Some(strength) = self.params.strength else {
+            return false;
+        };
+        if lines.is_empty() {
+            return false;
+        }
+        let scores: Vec<Score> = lines.iter().map(|l| l.1).collect();
+        let (mv, score, pv) = &lines[strength.choose(&scores, self.root.hash())];
+        let Some(i) = self.root_moves.iter().position(|r| r.mv == *mv) else {
+            return false;
+        };
+        self.root_moves.swap(0, i);
+        let rm = &mut self.root_moves[0];
+        rm.score = *score;
+        rm.prev_score = *score;
+        rm.bound = None;
+        rm.pv.clone_from(pv);
+        true
     }
 
     fn ponder_from_tt(&self, best: G::Move) -> Option<G::Move> {
