@@ -178,7 +178,7 @@ impl App {
                 let (spec, proto) = self.spec(game, vec!["--size".into(), n.to_string()])?;
                 match n * n {
                     ..=64 => Arc::new(GameSession::new(Othello::<u64>::new(n)?, spec, proto)),
-                    ..=128 => Arc::new(GameSession::new(Othello::<u128>::new(n)?, spec, proto)),
+                    65..=128 => Arc::new(GameSession::new(Othello::<u128>::new(n)?, spec, proto)),
                     _ => Arc::new(GameSession::new(Othello::<U256>::new(n)?, spec, proto)),
                 }
             }
@@ -202,7 +202,7 @@ impl App {
                         spec,
                         proto,
                     )),
-                    ..=128 => Arc::new(GameSession::new(
+                    65..=128 => Arc::new(GameSession::new(
                         Domineering::<u128>::new(r, c, first)?,
                         spec,
                         proto,

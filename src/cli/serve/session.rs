@@ -79,7 +79,7 @@ pub fn grid(fen: &str) -> (usize, usize, Vec<char>) {
         }
         cells.extend(std::iter::repeat_n('.', run));
     }
-    let cols = if rows > 0 { cells.len() / rows } else { 0 };
+    let cols = cells.len().checked_div(rows).unwrap_or(0);
     (rows, cols, cells)
 }
 
