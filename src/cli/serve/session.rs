@@ -1,0 +1,408 @@
+//! One game in the browser (a session): the game line (start, moves, take-back, the result by
+//! the rules), who plays which side, the engine's latest thinking and the exact move values,
+//! and the state the page reads, as JSON. The engine (`engine.rs`) and the solver
+//! (`exact.rs`) each work on a thread of their own that wakes when the position changes;
+//! `Session` is the object-safe face the HTTP layer talks to.
+
+use super::board::{MoveValue, View, changed, grid_of_fen};
+use super::engine::{self, EngineChoice, Thinking};
+use super::exact;
+use serde_json::{Value, json};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+use tabula::game::{Game, GameResult};
+use tabula::record::{GameLine, result_text};
+
+/// The shortest and longest time per move the page may ask for, in ms.
+pub const MOVETIME_RANGE: (u64, u64) = (10, 600_000);
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Which players people play (player 1, player 2); the engine plays the others.
+    pub human: [bool; 2],
+    pub movetime_ms: u64,
+    /// Index into the server's engines.
+    pub engine: usize,
+    /// Whether the solver works out the exact value of every move.
+    pub exact: bool,
+}
+
+/// What the solver thread knows about the current position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExactState {
+    /// Turned off, or the game has no solver for this position.
+    Off,
+    Running,
+    Done,
+    /// Ran out of time: the values found so far stand.
+    Stopped,
+}
+
+pub struct Inner<G: View> {
+    pub line: GameLine<G>,
+    /// The game's usual start on this board (sent as `startpos`).
+    pub standard: G,
+    pub settings: Settings,
+    /// Bumped on every change the page should see.
+    pub version: u64,
+    /// Bumped on every change of the position (a move, a take-back).
+    pub generation: u64,
+    /// The engine waits (after a take-back when no one plays).
+    pub paused: bool,
+    /// The engine's current search, if it is thinking.
+    pub thinking: Option<Thinking>,
+    /// The last search's final report, kept when it has moved.
+    pub last_thinking: Option<Thinking>,
+    pub engine_error: Option<String>,
+    /// The engine was asked to move at once.
+    pub move_now: bool,
+    pub exact: Vec<MoveValue>,
+    pub exact_state: ExactState,
+    /// The generation the solver last took up.
+    pub exact_gen: u64,
+    pub closed: bool,
+}
+
+pub struct Shared<G: View> {
+    pub inner: Mutex<Inner<G>>,
+    pub changed: Condvar,
+    /// `Inner::generation` and `Inner::closed`, readable without the lock (for the solver's
+    /// abort test).
+    pub generation: AtomicU64,
+    pub closed: AtomicBool,
+}
+
+impl<G: View> Shared<G> {
+    pub fn lock(&self) -> MutexGuard<'_, Inner<G>> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Marks a change the page should see and wakes every waiter.
+    pub fn touch(&self, inner: &mut Inner<G>) {
+        inner.version += 1;
+        self.changed.notify_all();
+    }
+
+    /// Marks a change of the position: the search and the values of the old one are void.
+    pub fn moved(&self, inner: &mut Inner<G>) {
+        inner.generation += 1;
+        self.generation.store(inner.generation, Relaxed);
+        if let Some(t) = inner.thinking.take() {
+            inner.last_thinking = Some(t);
+        }
+        inner.exact.clear();
+        inner.exact_state = ExactState::Off;
+        inner.move_now = false;
+        self.touch(inner);
+    }
+}
+
+/// A session as the HTTP layer sees it.
+pub trait Session: Send + Sync {
+    /// The state, once its version is past `since` or `wait` has passed.
+    fn state(&self, since: Option<u64>, wait: Duration) -> Value;
+    /// A person's move, in protocol or human notation.
+    fn play(&self, mv: &str) -> Result<(), String>;
+    /// Takes back to the last position where a person is to move.
+    fn undo(&self) -> Result<(), String>;
+    fn settings(&self, s: Settings) -> Result<(), String>;
+    fn current_settings(&self) -> Settings;
+    /// Asks the thinking engine for its move now.
+    fn move_now(&self) -> Result<(), String>;
+    /// Ends the session's threads and its engine.
+    fn close(&self);
+}
+
+pub struct Live<G: View> {
+    id: String,
+    shared: Arc<Shared<G>>,
+    engines: Arc<Vec<EngineChoice>>,
+}
+
+impl<G: View> Live<G> {
+    /// Starts a session from `start`; `standard` is the game's usual start on this board.
+    pub fn start(
+        id: String,
+        start: G,
+        standard: G,
+        settings: Settings,
+        engines: Arc<Vec<EngineChoice>>,
+        tabula_args: Vec<String>,
+    ) -> Live<G> {
+        let shared = Arc::new(Shared {
+            inner: Mutex::new(Inner {
+                line: GameLine::new(start),
+                standard,
+                settings,
+                version: 1,
+                generation: 1,
+                paused: false,
+                thinking: None,
+                last_thinking: None,
+                engine_error: None,
+                move_now: false,
+                exact: Vec::new(),
+                exact_state: ExactState::Off,
+                exact_gen: 0,
+                closed: false,
+            }),
+            changed: Condvar::new(),
+            generation: AtomicU64::new(1),
+            closed: AtomicBool::new(false),
+        });
+        let (s, e) = (shared.clone(), engines.clone());
+        std::thread::spawn(move || engine::run(s, e, tabula_args));
+        let s = shared.clone();
+        std::thread::spawn(move || exact::run(s));
+        Live {
+            id,
+            shared,
+            engines,
+        }
+    }
+}
+
+fn player_index(p: tabula::game::Player) -> usize {
+    p.index()
+}
+
+impl<G: View> Session for Live<G> {
+    fn state(&self, since: Option<u64>, wait: Duration) -> Value {
+        let until = Instant::now() + wait;
+        let mut inner = self.shared.lock();
+        while let Some(v) = since {
+            let left = until.saturating_duration_since(Instant::now());
+            if inner.version > v || left.is_zero() || inner.closed {
+                break;
+            }
+            inner = match self.shared.changed.wait_timeout(inner, left) {
+                Ok((g, _)) => g,
+                Err(e) => e.into_inner().0,
+            };
+        }
+        snapshot(&self.id, &inner, &self.engines)
+    }
+
+    fn play(&self, text: &str) -> Result<(), String> {
+        let mut inner = self.shared.lock();
+        if let Some((_, why)) = inner.line.result() {
+            return Err(format!("the game is over ({why})"));
+        }
+        let me = player_index(inner.line.pos.to_move());
+        if !inner.settings.human[me] {
+            return Err(format!(
+                "it is the engine's turn ({} to move)",
+                G::SIDES[me]
+            ));
+        }
+        let mv = inner.line.pos.parse_human(text.trim())?;
+        inner.line.play(mv);
+        inner.paused = false;
+        self.shared.moved(&mut inner);
+        Ok(())
+    }
+
+    fn undo(&self) -> Result<(), String> {
+        let mut inner = self.shared.lock();
+        if inner.line.moves.is_empty() {
+            return Err("there is no move to take back".into());
+        }
+        let human = inner.settings.human;
+        loop {
+            inner.line.undo();
+            let me = player_index(inner.line.pos.to_move());
+            if !(human[0] || human[1]) || human[me] || inner.line.moves.is_empty() {
+                break;
+            }
+        }
+        // With no person playing, the engines wait until told to go on.
+        inner.paused = !(human[0] || human[1]);
+        self.shared.moved(&mut inner);
+        Ok(())
+    }
+
+    fn settings(&self, s: Settings) -> Result<(), String> {
+        if s.engine >= self.engines.len() {
+            return Err(format!(
+                "no engine {} (there are {})",
+                s.engine,
+                self.engines.len()
+            ));
+        }
+        if !(MOVETIME_RANGE.0..=MOVETIME_RANGE.1).contains(&s.movetime_ms) {
+            return Err(format!(
+                "movetime {} ms: expected {}..{}",
+                s.movetime_ms, MOVETIME_RANGE.0, MOVETIME_RANGE.1
+            ));
+        }
+        let mut inner = self.shared.lock();
+        let exact_changed = inner.settings.exact != s.exact;
+        inner.settings = s;
+        inner.paused = false;
+        // A new engine (or the same one again) gets another chance after an error.
+        inner.engine_error = None;
+        if exact_changed {
+            inner.exact.clear();
+            inner.exact_state = ExactState::Off;
+            inner.exact_gen = 0;
+        }
+        self.shared.touch(&mut inner);
+        Ok(())
+    }
+
+    fn current_settings(&self) -> Settings {
+        self.shared.lock().settings.clone()
+    }
+
+    fn move_now(&self) -> Result<(), String> {
+        let mut inner = self.shared.lock();
+        if inner.thinking.is_none() {
+            return Err("the engine is not thinking".into());
+        }
+        inner.move_now = true;
+        self.shared.touch(&mut inner);
+        Ok(())
+    }
+
+    fn close(&self) {
+        let mut inner = self.shared.lock();
+        inner.closed = true;
+        self.shared.closed.store(true, Relaxed);
+        self.shared.touch(&mut inner);
+    }
+}
+
+impl<G: View> Drop for Live<G> {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+fn cells_json(cells: &[(u32, u32)]) -> Value {
+    Value::Array(cells.iter().map(|&(r, c)| json!([r, c])).collect())
+}
+
+/// A move as people read it; Othello's pass is `pass`.
+fn human_text<G: Game>(pos: &G, mv: G::Move) -> String {
+    match pos.format_human(mv) {
+        t if t == "0000" => "pass".into(),
+        t => t,
+    }
+}
+
+fn thinking_json(t: &Thinking) -> Value {
+    json!({
+        "depth": t.depth,
+        "seldepth": t.seldepth,
+        "score": t.score,
+        "nodes": t.nodes,
+        "nps": t.nps,
+        "time": t.time_ms,
+        "pv": t.pv,
+    })
+}
+
+/// The state the page draws: the board, the legal moves with their cells, the last move and
+/// what it changed, the result, the engine and the solver.
+fn snapshot<G: View>(id: &str, inner: &Inner<G>, engines: &[EngineChoice]) -> Value {
+    let line = &inner.line;
+    let pos = &line.pos;
+    let result = line.result();
+    let mut legal = Vec::new();
+    if result.is_none() {
+        pos.legal_moves(&mut legal);
+    }
+    let moves: Vec<Value> = legal
+        .iter()
+        .map(|&m| {
+            let uci = pos.format_move(m);
+            json!({
+                "uci": uci,
+                "text": human_text(pos, m),
+                "cells": cells_json(&pos.move_cells(m)),
+                "pass": uci == "0000",
+            })
+        })
+        .collect();
+    let last = line.moves.last().map(|&mv| {
+        let mut before = line.start.clone();
+        for &m in &line.moves[..line.moves.len() - 1] {
+            before.play(m);
+        }
+        let placed = before.move_cells(mv);
+        let other: Vec<(u32, u32)> = changed(&grid_of_fen(&before.fen()), &grid_of_fen(&pos.fen()))
+            .into_iter()
+            .filter(|c| !placed.contains(c))
+            .collect();
+        json!({
+            "uci": before.format_move(mv),
+            "text": human_text(&before, mv),
+            "by": player_index(before.to_move()),
+            "cells": cells_json(&placed),
+            "changed": cells_json(&other),
+        })
+    });
+    let mut history = Vec::new();
+    let mut p = line.start.clone();
+    for &m in &line.moves {
+        history.push(human_text(&p, m));
+        p.play(m);
+    }
+    let result = result.map(|(r, why)| {
+        json!({
+            "winner": match r {
+                GameResult::P1Win => json!(0),
+                GameResult::P2Win => json!(1),
+                GameResult::Draw => Value::Null,
+            },
+            "text": result_text(Some(r)),
+            "reason": why,
+        })
+    });
+    let to_move = player_index(pos.to_move());
+    let cells = G::cells(line);
+    let engine = engines.get(inner.settings.engine);
+    json!({
+        "id": id,
+        "version": inner.version,
+        "game": G::NAME,
+        "sides": G::SIDES,
+        "input": G::INPUT,
+        "rows": cells.len(),
+        "cols": cells.first().map_or(0, |r| r.len()),
+        "cells": cells,
+        "fen": pos.fen(),
+        "start_fen": line.start.fen(),
+        "to_move": to_move,
+        "moves": moves,
+        "history": history,
+        "last": last,
+        "result": result,
+        "settings": {
+            "human": inner.settings.human,
+            "movetime": inner.settings.movetime_ms,
+            "engine": inner.settings.engine,
+            "exact": inner.settings.exact,
+        },
+        "engine": {
+            "name": engine.map_or("", |e| e.spec.name.as_str()),
+            "thinking": inner.thinking.is_some(),
+            "error": inner.engine_error,
+            "paused": inner.paused,
+            "info": inner.thinking.as_ref().or(inner.last_thinking.as_ref()).map(thinking_json),
+            "note": inner.thinking.as_ref().or(inner.last_thinking.as_ref()).and_then(|t| t.note.clone()),
+        },
+        "exact": {
+            "state": match inner.exact_state {
+                ExactState::Off => "off",
+                ExactState::Running => "running",
+                ExactState::Done => "done",
+                ExactState::Stopped => "stopped",
+            },
+            "moves": inner.exact.iter().map(|v| json!({
+                "uci": v.mv, "value": v.value, "label": v.label,
+            })).collect::<Vec<_>>(),
+        },
+    })
+}
