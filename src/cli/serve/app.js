@@ -11,6 +11,7 @@ let sid = sessionStorage.getItem("tabula-session");
 let pollToken = 0;
 let sel = null; // chess: the selected square, "r,c"
 let hover = null; // Domineering: the hovered cell, "r,c"
+let lastBoard = ""; // the board's HTML as last drawn
 
 const PIECES = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F" };
 const key = (cell) => cell[0] + "," + cell[1];
@@ -270,7 +271,8 @@ function render() {
       if (st.game === "connect4") inner = '<div class="hole ' + text + '"></div>';
       if (st.game === "domineering" && text) {
         const half = { "h<": "h left", "h>": "h right", "v^": "v top", vv: "v bottom" }[text];
-        cl += " " + (half || "covered");
+        inner = '<div class="dom ' + (half || "covered") + '"></div>';
+        cl += " full";
       }
       const t = tags.get(r + "," + c);
       if (t) inner += '<span class="tag ' + valueClass(t.value) + '">' + esc(t.label) + "</span>";
@@ -281,7 +283,11 @@ function render() {
     html += '<div class="coord"></div>';
     for (const c of cols) html += '<div class="coord">' + letters(c) + "</div>";
   }
-  board.innerHTML = html;
+  // Only a changed board is drawn again (a click must not meet a replaced cell).
+  if (html !== lastBoard) {
+    board.innerHTML = html;
+    lastBoard = html;
+  }
   renderPanel(st);
 }
 
@@ -301,12 +307,14 @@ function renderPanel(st) {
     else if (st.engine.paused) turn += " (paused)";
     else turn += ": " + st.engine.name + " is thinking";
   }
+  $("turn").textContent = turn;
+  let counts = "";
   if (st.game === "othello") {
     let x = 0, o = 0;
     for (const row of st.cells) for (const t of row) { if (t === "x") x++; if (t === "o") o++; }
-    turn += "  \u00B7  Black " + x + ", White " + o;
+    counts = "Black " + x + " \u00B7 White " + o;
   }
-  $("turn").textContent = turn;
+  $("counts").textContent = counts;
   let res = "";
   if (st.result) {
     const w = st.result.winner;
@@ -334,8 +342,9 @@ function renderPanel(st) {
   $("note").style.color = e.error ? "var(--loss)" : "";
 
   const x = st.exact;
+  $("exact-box").hidden = st.game === "chess";
   $("exact-state").textContent = {
-    off: st.settings.exact ? "(no exact values here)" : "(off)",
+    off: st.result ? "" : st.settings.exact ? "(no exact values here)" : "(off)",
     running: "(solving\u2026)",
     done: "(exact)",
     stopped: "(out of time)",
