@@ -1,5 +1,6 @@
 //! Test helpers for `tabula serve`: the server as a child process on a free port (killed when
-//! dropped), and a plain HTTP/1.0 client over a TCP stream for its API and for chromedriver.
+//! dropped), and a plain HTTP/1.1 client (one request per connection) over a TCP stream for
+//! its API and for chromedriver.
 #![allow(dead_code)]
 
 use serde_json::Value;
@@ -103,7 +104,8 @@ fn parse(body: &str) -> Value {
     serde_json::from_str(body).unwrap_or(Value::String(body.to_string()))
 }
 
-/// One HTTP/1.0 request: (status, body). The body is read to the end of the connection.
+/// One HTTP/1.1 request with `Connection: close`: (status, body). The body is read by its
+/// `Content-Length`, or its chunks, or else to the end of the connection.
 pub fn request(
     addr: &str,
     method: &str,
@@ -115,7 +117,7 @@ pub fn request(
     s.set_read_timeout(Some(Duration::from_secs(120)))
         .expect("timeout");
     let mut head = format!(
-        "{method} {path} HTTP/1.0\r\nHost: {addr}\r\nContent-Length: {}\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
         body.len()
     );
     for (k, v) in headers {
@@ -124,14 +126,47 @@ pub fn request(
     head.push_str("\r\n");
     s.write_all(head.as_bytes()).expect("send head");
     s.write_all(body).expect("send body");
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).expect("read answer");
-    let text = String::from_utf8_lossy(&raw).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head
+    let mut r = BufReader::new(s);
+    let mut status_line = String::new();
+    r.read_line(&mut status_line).expect("the status line");
+    let status = status_line
         .split_whitespace()
         .nth(1)
         .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("no status in '{head}'"));
-    (status, body.to_string())
+        .unwrap_or_else(|| panic!("no status in '{status_line}'"));
+    let (mut length, mut chunked) = (None, false);
+    loop {
+        let mut line = String::new();
+        r.read_line(&mut line).expect("a header");
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        let (k, v) = line.split_once(':').unwrap_or((line, ""));
+        match k.trim().to_ascii_lowercase().as_str() {
+            "content-length" => length = v.trim().parse::<usize>().ok(),
+            "transfer-encoding" => chunked = v.to_ascii_lowercase().contains("chunked"),
+            _ => {}
+        }
+    }
+    let mut raw = Vec::new();
+    if chunked {
+        loop {
+            let mut size = String::new();
+            r.read_line(&mut size).expect("a chunk size");
+            let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+            if n == 0 {
+                break;
+            }
+            let mut chunk = vec![0; n + 2];
+            r.read_exact(&mut chunk).expect("a chunk");
+            raw.extend_from_slice(&chunk[..n]);
+        }
+    } else if let Some(n) = length {
+        raw.resize(n, 0);
+        r.read_exact(&mut raw).expect("the body");
+    } else {
+        r.read_to_end(&mut raw).expect("the body");
+    }
+    (status, String::from_utf8_lossy(&raw).into_owned())
 }

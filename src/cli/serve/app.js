@@ -334,7 +334,7 @@ function renderPanel(st) {
   const info = e.info || {};
   const fmt = (n) => (n === null || n === undefined ? "\u2013" : Number(n).toLocaleString("en"));
   $("depth").textContent = info.depth == null ? "\u2013" : info.depth + (info.seldepth ? "/" + info.seldepth : "");
-  $("score").textContent = info.score == null ? "\u2013" : info.score;
+  $("score").textContent = info.score == null ? "\u2013" : info.score + " (" + names[info.side] + ")";
   $("nodes").textContent = fmt(info.nodes);
   $("nps").textContent = info.nps == null ? "\u2013" : fmt(info.nps) + " n/s";
   $("pv").textContent = info.pv && info.pv.length ? "PV " + info.pv.join(" ") : "";

@@ -27,6 +27,8 @@ pub struct EngineChoice {
 /// The engine's latest report in a search.
 #[derive(Clone, Debug, Default)]
 pub struct Thinking {
+    /// The player the engine searches for (its scores are from this side).
+    pub side: usize,
     pub depth: Option<u32>,
     pub seldepth: Option<u32>,
     /// As people read it: `+0.35` (pawns), `#3` (chess mate in moves), `mate 5` (plies).
@@ -162,10 +164,9 @@ pub fn run<G: View>(
         if child
             .as_ref()
             .is_some_and(|(i, c)| *i != job.engine || c.dead)
+            && let Some((_, c)) = child.take()
         {
-            if let Some((_, c)) = child.take() {
-                c.quit();
-            }
+            c.quit();
         }
         if child.is_none() {
             let Some(choice) = engines.get(job.engine) else {
@@ -251,7 +252,10 @@ fn search<G: View>(
         if inner.generation != job.generation {
             return Ok(None);
         }
-        inner.thinking = Some(Thinking::default());
+        inner.thinking = Some(Thinking {
+            side: job.pos.to_move().index(),
+            ..Thinking::default()
+        });
         shared.touch(&mut inner);
     }
     c.send(&job.position)?;

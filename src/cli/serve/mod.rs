@@ -214,7 +214,7 @@ fn error(status: u16, why: &str) -> Answer {
 }
 
 /// The value of `key` in a query string (`a=1&b=2`), `+` and `%XX` decoded.
-fn query<'a>(q: &'a str, key: &str) -> Option<String> {
+fn query(q: &str, key: &str) -> Option<String> {
     q.split('&').find_map(|kv| {
         let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
         (k == key).then(|| decode(v))

@@ -293,6 +293,7 @@ fn human_text<G: Game>(pos: &G, mv: G::Move) -> String {
 
 fn thinking_json(t: &Thinking) -> Value {
     json!({
+        "side": t.side,
         "depth": t.depth,
         "seldepth": t.seldepth,
         "score": t.score,
