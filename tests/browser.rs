@@ -87,7 +87,7 @@ impl Browser {
             "--disable-component-update",
             "--disable-sync",
             "--no-first-run",
-            "--window-size=1100,800",
+            "--window-size=1100,880",
             &format!("--user-data-dir={}", profile.display()),
         ];
         let caps = json!({"capabilities": {"alwaysMatch": {

@@ -152,6 +152,22 @@ function showSizes() {
   }
 }
 
+const PIECE_NAMES = { p: "a pawn", n: "a knight", b: "a bishop", r: "a rook", q: "a queen" };
+
+// What the last move took or turned over, in words.
+function lastDetail(st) {
+  const l = st.last;
+  if (st.game === "othello" && l.changed.length) {
+    return ", " + l.changed.length + (l.changed.length === 1 ? " disc" : " discs") + " flipped";
+  }
+  if (st.game === "chess") {
+    const white = l.by === 0;
+    const taken = l.was.find((p) => p && (p === p.toLowerCase()) === white);
+    if (taken) return ", takes " + (PIECE_NAMES[taken.toLowerCase()] || taken);
+  }
+  return "";
+}
+
 function humanToMove(st) {
   return !st.result && st.settings.human[st.to_move];
 }
@@ -308,6 +324,7 @@ function renderPanel(st) {
     else turn += ": " + st.engine.name + " is thinking";
   }
   $("turn").textContent = turn;
+  $("lastmove").textContent = st.last ? "Last move: " + names[st.last.by] + " " + st.last.text + lastDetail(st) : "";
   let counts = "";
   if (st.game === "othello") {
     let x = 0, o = 0;

@@ -332,9 +332,20 @@ fn snapshot<G: View>(id: &str, inner: &Inner<G>, engines: &[EngineChoice]) -> Va
             before.play(m);
         }
         let placed = before.move_cells(mv);
-        let other: Vec<(u32, u32)> = changed(&grid_of_fen(&before.fen()), &grid_of_fen(&pos.fen()))
+        let grid = grid_of_fen(&before.fen());
+        let other: Vec<(u32, u32)> = changed(&grid, &grid_of_fen(&pos.fen()))
             .into_iter()
             .filter(|c| !placed.contains(c))
+            .collect();
+        // What the cells held before the move (a captured piece, a flipped disc).
+        let was: Vec<&str> = placed
+            .iter()
+            .chain(&other)
+            .map(|&(r, c)| {
+                grid.get(r as usize)
+                    .and_then(|row| row.get(c as usize))
+                    .map_or("", String::as_str)
+            })
             .collect();
         json!({
             "uci": before.format_move(mv),
@@ -342,6 +353,7 @@ fn snapshot<G: View>(id: &str, inner: &Inner<G>, engines: &[EngineChoice]) -> Va
             "by": player_index(before.to_move()),
             "cells": cells_json(&placed),
             "changed": cells_json(&other),
+            "was": was,
         })
     });
     let mut history = Vec::new();
