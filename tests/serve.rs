@@ -241,3 +241,30 @@ fn another_engine_from_the_command_line() {
     );
     assert_eq!(s.get("/api/config").0, 200);
 }
+
+#[test]
+fn a_person_takes_over_from_the_thinking_engine_and_move_now() {
+    let s = Server::start(&[]);
+    let (id, _) = new_game(
+        &s,
+        json!({"game": "chess", "human": "p2", "movetime": 8000}),
+    );
+    s.wait_for(&id, 30, |st| st["engine"]["thinking"] == true);
+    // Both sides to people while the engine thinks for White: its move is dropped.
+    s.ok("/api/settings", &json!({"id": id, "human": "both"}));
+    let st = s.wait_for(&id, 30, |st| st["engine"]["thinking"] == false);
+    assert!(
+        history(&st).is_empty(),
+        "the engine's move was dropped: {st}"
+    );
+    let st = s.ok("/api/move", &json!({"id": id, "move": "e2e4"}));
+    assert_eq!(history(&st), ["e4"]);
+    // The engine takes Black and is told to move now, long before its 8 s are up.
+    s.ok("/api/settings", &json!({"id": id, "human": "p1"}));
+    s.wait_for(&id, 30, |st| st["engine"]["thinking"] == true);
+    let t = std::time::Instant::now();
+    s.ok("/api/stop", &json!({"id": id}));
+    let st = s.wait_for(&id, 30, |st| history(st).len() == 2);
+    assert!(t.elapsed().as_secs() < 5, "{:?}", t.elapsed());
+    assert!(st["engine"]["info"]["pv"].is_array());
+}

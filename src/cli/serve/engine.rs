@@ -216,7 +216,16 @@ pub fn run<G: View>(
                     }
                 }
             }
-            Ok(None) => {}
+            Ok(None) => {
+                // Dropped while the position stayed: the report stays on show, not as thinking.
+                let mut inner = shared.lock();
+                if inner.generation == job.generation
+                    && let Some(t) = inner.thinking.take()
+                {
+                    inner.last_thinking = Some(t);
+                    shared.touch(&mut inner);
+                }
+            }
             Err(e) => {
                 if let Some((_, mut c)) = child.take() {
                     c.kill();
@@ -292,7 +301,14 @@ fn search<G: View>(
         let (gone, now) = {
             let mut inner = shared.lock();
             let now = std::mem::take(&mut inner.move_now);
-            (inner.generation != job.generation || inner.closed, now)
+            // The position changed, or the engine no longer plays this side (a person took it
+            // over, another engine was chosen, the game was closed): its move is not wanted.
+            let me = job.pos.to_move().index();
+            let gone = inner.generation != job.generation
+                || inner.closed
+                || inner.settings.human[me]
+                || inner.settings.engine != job.engine;
+            (gone, now)
         };
         if stopped.is_none() && (gone || now || Instant::now() > give_up) {
             dropped = gone;
