@@ -87,6 +87,7 @@ impl Browser {
             "--disable-component-update",
             "--disable-sync",
             "--no-first-run",
+            "--disable-dev-shm-usage",
             "--window-size=1100,880",
             &format!("--user-data-dir={}", profile.display()),
         ];
