@@ -196,8 +196,12 @@ fn exact_values_of_connect_four_columns() {
     // Red to move wins at once in a or e (three in the bottom row), and later anywhere else.
     let (id, _) = new_game(
         &s,
-        json!({"game": "connect4", "human": "both", "fen": "7/7/7/7/5y1/1rrr1yy r 4"}),
+        json!({"game": "connect4", "human": "both", "exact": false,
+               "fen": "7/7/7/7/5y1/1rrr1yy r 4"}),
     );
+    let st = s.get(&format!("/api/state?id={id}")).1;
+    assert_eq!(st["exact"]["state"], "off");
+    s.ok("/api/settings", &json!({"id": id, "exact": true}));
     let st = s.wait_for(&id, 60, |st| st["exact"]["state"] == "done");
     let values = st["exact"]["moves"].as_array().expect("values").clone();
     assert_eq!(values.len(), 7);

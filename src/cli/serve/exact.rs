@@ -1,7 +1,7 @@
 //! The solver of a browser session: a thread that wakes when the position changes and, where
 //! the game's solver can answer (`View::exact_possible`), works out the exact value of every
-//! legal move within a time budget, publishing each value as it is found. A new position or
-//! a closed session aborts it.
+//! legal move within a time budget, publishing each value as it is found. A new position,
+//! the values turned off, or a closed session aborts it.
 
 use super::board::View;
 use super::session::{ExactState, Shared};
@@ -14,7 +14,7 @@ const BUDGET: Duration = Duration::from_secs(10);
 
 pub fn run<G: View>(shared: Arc<Shared<G>>) {
     loop {
-        let (generation, pos) = {
+        let (generation, pos, epoch) = {
             let mut inner = shared.lock();
             loop {
                 if inner.closed {
@@ -43,23 +43,26 @@ pub fn run<G: View>(shared: Arc<Shared<G>>) {
             if !possible {
                 continue;
             }
-            (inner.generation, inner.line.pos.clone())
+            // Read under the lock, where a toggle of the values bumps it.
+            let epoch = shared.exact_epoch.load(Relaxed);
+            (inner.generation, inner.line.pos.clone(), epoch)
         };
         let deadline = Instant::now() + BUDGET;
         let abort = || {
             shared.generation.load(Relaxed) != generation
+                || shared.exact_epoch.load(Relaxed) != epoch
                 || shared.closed.load(Relaxed)
                 || Instant::now() > deadline
         };
         let done = pos.exact_values(&abort, &mut |v| {
             let mut inner = shared.lock();
-            if inner.generation == generation {
+            if inner.generation == generation && shared.exact_epoch.load(Relaxed) == epoch {
                 inner.exact.push(v);
                 shared.touch(&mut inner);
             }
         });
         let mut inner = shared.lock();
-        if inner.generation == generation {
+        if inner.generation == generation && shared.exact_epoch.load(Relaxed) == epoch {
             inner.exact_state = if done {
                 ExactState::Done
             } else {

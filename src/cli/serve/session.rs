@@ -71,6 +71,8 @@ pub struct Shared<G: View> {
     /// abort test).
     pub generation: AtomicU64,
     pub closed: AtomicBool,
+    /// Bumped when the exact values are turned on or off (stops the solver's work).
+    pub exact_epoch: AtomicU64,
 }
 
 impl<G: View> Shared<G> {
@@ -150,6 +152,7 @@ impl<G: View> Live<G> {
             changed: Condvar::new(),
             generation: AtomicU64::new(1),
             closed: AtomicBool::new(false),
+            exact_epoch: AtomicU64::new(0),
         });
         let (s, e) = (shared.clone(), engines.clone());
         std::thread::spawn(move || engine::run(s, e, tabula_args));
@@ -243,6 +246,7 @@ impl<G: View> Session for Live<G> {
         // A new engine (or the same one again) gets another chance after an error.
         inner.engine_error = None;
         if exact_changed {
+            self.shared.exact_epoch.fetch_add(1, Relaxed);
             inner.exact.clear();
             inner.exact_state = ExactState::Off;
             inner.exact_gen = 0;
