@@ -153,8 +153,8 @@ enum Cmd {
     /// Play engines against each other (UCI for chess, UGI for every game), refereed by
     /// tabula's rules: clocks, adjudication, Elo, SPRT, PGN / records / JSON.
     Match(Box<matches::MatchArgs>),
-    /// A board in the browser for every game: play tabula (or another UCI/UGI engine) by
-    /// clicking, watch it think, see the solver's exact values (http://127.0.0.1:8080/).
+    /// A board in the browser for every game: a local web server (127.0.0.1:8080 unless
+    /// --host/--port say otherwise) with tabula, or any UCI/UGI engine, as the opponent.
     Serve(serve::ServeArgs),
     /// Solve exactly. Connect Four: digit strings, one per line (file or stdin), optional
     /// expected score. Othello: .obf lines (64 squares X/O/-, side to move, optional
@@ -398,7 +398,15 @@ fn run(mut cli: Cli) -> Result<(), String> {
                 GameKind::Othello => with_othello!(cli, |p| play::run(p, args, record)),
             }
         }
-        Some(Cmd::Serve(args)) => serve::run(&args),
+        Some(Cmd::Serve(args)) => serve::run(
+            args,
+            match cli.game {
+                GameKind::Chess => "chess",
+                GameKind::Connect4 => "connect4",
+                GameKind::Domineering => "domineering",
+                GameKind::Othello => "othello",
+            },
+        ),
         Some(Cmd::Match(args)) => match cli.game {
             GameKind::Chess => matches::run(Chess::default(), *args),
             GameKind::Connect4 => matches::run(c4()?, *args),

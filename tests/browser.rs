@@ -1,311 +1,313 @@
-//! The browser board (`tabula serve`) in a real browser: Debian's Chromium driven through
-//! WebDriver (chromedriver), clicking as a person does. A Connect Four game won by the engine
-//! with a take-back on the way, an Othello position with a pass, chess castling and a
-//! promotion chosen from the page, a Domineering game played to its end by the engine on both
-//! sides. Screenshots of each are written to `docs/` (committed, shown in the README).
-//!
-//! Skipped with a message where `chromium` or `chromedriver` is missing (`.ci/run` installs
-//! `chromium chromium-driver`; TABULA_CHROMIUM / TABULA_CHROMEDRIVER override the paths). The
-//! server's API without a browser is tested here too: bad requests and two games at once.
+//! The browser board in a real browser: headless Chromium driven through chromedriver's
+//! WebDriver HTTP interface, clicking the page as a person would. A Connect Four game the
+//! engine wins, an Othello game with passes to its end, chess castling and promotion (with
+//! the piece chooser), a Domineering game to its end, and take-backs. Screenshots of each game
+//! go to `$TABULA_SCREENSHOTS` (the README's come from `TABULA_SCREENSHOTS=docs`), else to
+//! Cargo's temporary directory. Skipped, with a message, when chromium or chromedriver is
+//! missing (`apt-get install chromium chromium-driver`).
 
+#[path = "common/http.rs"]
+mod http;
+
+use http::{Server, request};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const TABULA: &str = env!("CARGO_BIN_EXE_tabula");
+/// The key of an element reference in WebDriver answers.
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
-/// A process killed when dropped.
-struct Proc(Child);
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// One HTTP/1.1 request on a fresh connection; the status and the body.
-fn http(host: &str, method: &str, path: &str, body: Option<&Value>) -> (u16, String) {
-    let mut s = TcpStream::connect(host).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(60))).ok();
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).expect("send");
-    let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw);
-    let text = String::from_utf8_lossy(&raw).into_owned();
-    let status = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    let body = match text.split_once("\r\n\r\n") {
-        Some((head, b))
-            if head
-                .to_ascii_lowercase()
-                .contains("transfer-encoding: chunked") =>
-        {
-            dechunk(b)
+fn find_program(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for name in names {
+        for dir in std::env::split_paths(&path).chain([PathBuf::from("/usr/bin")]) {
+            let p = dir.join(name);
+            if p.is_file() {
+                return Some(p);
+            }
         }
-        Some((_, b)) => b.to_string(),
-        None => String::new(),
-    };
-    (status, body)
-}
-
-fn dechunk(mut b: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = b.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if n == 0 || rest.len() < n {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        b = rest[n..].trim_start_matches("\r\n");
     }
-    out
+    None
 }
 
-/// Starts `tabula serve` on a free port; its address.
-fn serve() -> (Proc, String) {
-    let mut child = Command::new(TABULA)
-        .args(["serve", "--port", "0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("tabula serve starts");
-    let out = child.stdout.take().expect("stdout");
-    let mut line = String::new();
-    BufReader::new(out)
-        .read_line(&mut line)
-        .expect("the address line");
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
-    (Proc(child), addr)
-}
-
-fn api(addr: &str, method: &str, path: &str) -> (u16, Value) {
-    let (status, body) = http(addr, method, path, None);
-    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
-}
-
-#[test]
-fn the_api_refuses_bad_requests_and_keeps_games_apart() {
-    let (_server, addr) = serve();
-    let (st, a) = api(&addr, "POST", "/api/new?game=connect4");
-    assert_eq!(st, 200, "{a}");
-    let (_, b) = api(&addr, "POST", "/api/new?game=othello&size=10");
-    let (a, b) = (a["id"].as_u64().unwrap(), b["id"].as_u64().unwrap());
-    assert_ne!(a, b);
-    assert_eq!(
-        api(&addr, "POST", &format!("/api/move?id={a}&move=d")).0,
-        200
-    );
-    for (method, path, status) in [
-        ("POST", format!("/api/move?id={a}&move=z"), 400),
-        ("POST", format!("/api/move?id={a}"), 400),
-        ("POST", "/api/move?id=12345&move=d".to_string(), 404),
-        ("POST", "/api/new?game=backgammon".to_string(), 400),
-        ("POST", "/api/new?game=othello&size=9".to_string(), 400),
-        (
-            "POST",
-            "/api/new?game=connect4&width=%ff%00".to_string(),
-            400,
-        ),
-        ("POST", format!("/api/fen?id={a}&fen=not+a+fen"), 400),
-        ("GET", "/api/state".to_string(), 400),
-        ("GET", "/api/frobnicate".to_string(), 400),
-        ("GET", "/../../etc/passwd".to_string(), 404),
-    ] {
-        let (got, body) = api(&addr, method, &path);
-        assert_eq!(got, status, "{method} {path}: {body}");
-        assert!(body["error"].is_string(), "{method} {path}: {body}");
-    }
-    // A raw line that is not HTTP at all: the server goes on.
-    if let Ok(mut s) = TcpStream::connect(&addr) {
-        let _ = s.write_all(b"\x00\x01garbage\r\n\r\n");
-    }
-    let (_, sa) = api(&addr, "GET", &format!("/api/state?id={a}"));
-    let (_, sb) = api(&addr, "GET", &format!("/api/state?id={b}"));
-    assert_eq!(sa["history"], json!(["d"]), "{sa}");
-    assert_eq!(sb["history"], json!([]));
-    assert_eq!(
-        (sb["rows"].as_u64(), sb["legal"].as_array().map(|l| l.len())),
-        (Some(10), Some(4))
-    );
-    assert_eq!(api(&addr, "GET", "/").0, 200);
-}
-
-/// A WebDriver session in headless Chromium.
 struct Browser {
-    driver: String,
+    driver: Child,
+    addr: String,
     session: String,
-    _proc: Proc,
-    _profile: PathBuf,
+    _profile: TempDir,
+}
+
+/// A directory removed when dropped.
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 impl Browser {
+    /// Chromium under chromedriver, or None (with the reason printed) if either is missing.
     fn start() -> Option<Browser> {
-        let path = |env: &str, default: &str| {
-            std::env::var_os(env)
-                .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from(default))
-        };
-        let chromium = path("TABULA_CHROMIUM", "/usr/bin/chromium");
-        let driver = path("TABULA_CHROMEDRIVER", "/usr/bin/chromedriver");
-        if !chromium.is_file() || !driver.is_file() {
+        let Some(chromium) = find_program(&["chromium", "chromium-browser"]) else {
             eprintln!(
-                "chromium or chromedriver not found ({}, {}; apt-get install chromium chromium-driver): browser test skipped",
-                chromium.display(),
-                driver.display()
+                "chromium not found (apt-get install chromium chromium-driver): test skipped"
             );
             return None;
-        }
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
+        };
+        let Some(chromedriver) = find_program(&["chromedriver"]) else {
+            eprintln!("chromedriver not found (apt-get install chromium-driver): test skipped");
+            return None;
+        };
+        let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
-            .map(|a| a.port())
-            .expect("a free port");
-        let proc = Proc(
-            Command::new(&driver)
-                .arg(format!("--port={port}"))
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("chromedriver starts"),
-        );
-        let host = format!("127.0.0.1:{port}");
-        let until = Instant::now() + Duration::from_secs(20);
-        while TcpStream::connect(&host).is_err() {
-            assert!(Instant::now() < until, "chromedriver does not listen");
+            .expect("a free port")
+            .port();
+        let driver = Command::new(&chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let addr = format!("127.0.0.1:{port}");
+        let until = Instant::now() + Duration::from_secs(30);
+        while std::net::TcpStream::connect(&addr).is_err() {
+            assert!(Instant::now() < until, "chromedriver did not start");
             std::thread::sleep(Duration::from_millis(100));
         }
-        let profile = std::env::temp_dir().join(format!("tabula-chromium-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&profile);
-        let caps = json!({"capabilities": {"alwaysMatch": {"browserName": "chrome",
-            "goog:chromeOptions": {"binary": chromium.to_string_lossy(), "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--window-size=1100,760", format!("--user-data-dir={}", profile.display())]}}}});
-        let (status, body) = http(&host, "POST", "/session", Some(&caps));
-        let v: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-        let session = v["value"]["sessionId"].as_str().map(str::to_string);
-        let Some(session) = session else {
-            panic!("no WebDriver session ({status}): {body}");
+        let profile =
+            std::env::temp_dir().join(format!("tabula-chromium-{}-{port}", std::process::id()));
+        let args = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-dev-shm-usage",
+            "--window-size=1100,880",
+            &format!("--user-data-dir={}", profile.display()),
+        ];
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {"binary": chromium.to_string_lossy(), "args": args},
+        }}});
+        let mut b = Browser {
+            driver,
+            addr,
+            session: String::new(),
+            _profile: TempDir(profile),
         };
-        Some(Browser {
-            driver: host,
-            session,
-            _proc: proc,
-            _profile: profile,
-        })
+        let v = b
+            .call("POST", "/session", &caps)
+            .expect("a browser session");
+        b.session = v["sessionId"].as_str().expect("a session id").to_string();
+        Some(b)
     }
 
-    fn cmd(&self, method: &str, path: &str, body: Option<Value>) -> Value {
-        let full = format!("/session/{}{path}", self.session);
-        let (status, text) = http(&self.driver, method, &full, body.as_ref());
-        let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-        assert_eq!(status, 200, "{method} {path}: {text}");
-        v["value"].clone()
+    /// One WebDriver command: its `value`, or the error it reports.
+    fn call(&self, method: &str, path: &str, body: &Value) -> Result<Value, String> {
+        let text = body.to_string();
+        let (status, answer) = request(
+            &self.addr,
+            method,
+            path,
+            &[("Content-Type", "application/json")],
+            text.as_bytes(),
+        );
+        let v: Value = serde_json::from_str(&answer).map_err(|e| format!("{e}: {answer}"))?;
+        if status == 200 {
+            Ok(v["value"].clone())
+        } else {
+            Err(format!("{method} {path}: {status} {}", v["value"]))
+        }
     }
 
-    fn js(&self, script: &str) -> Value {
+    fn cmd(&self, method: &str, path: &str, body: Value) -> Result<Value, String> {
+        self.call(method, &format!("/session/{}{path}", self.session), &body)
+    }
+
+    fn open(&self, url: &str) {
+        self.cmd("POST", "/url", json!({ "url": url }))
+            .expect("open the page");
+    }
+
+    fn js(&self, script: &str, args: Value) -> Value {
         self.cmd(
             "POST",
             "/execute/sync",
-            Some(json!({"script": script, "args": []})),
+            json!({"script": script, "args": args}),
         )
+        .unwrap_or_else(|e| panic!("script '{script}': {e}"))
     }
 
-    fn goto(&self, url: &str) {
-        self.cmd("POST", "/url", Some(json!({ "url": url })));
+    fn state(&self) -> Value {
+        self.js("return window.tabula.state;", json!([]))
     }
 
-    /// Clicks the first element matching a CSS selector, as a person does.
-    fn click(&self, css: &str) {
-        let el = self.cmd(
-            "POST",
-            "/element",
-            Some(json!({"using": "css selector", "value": css})),
-        );
-        let id = el
-            .as_object()
-            .and_then(|o| o.values().next())
-            .and_then(Value::as_str)
-            .unwrap_or_else(|| panic!("no element {css}"))
-            .to_string();
-        self.cmd("POST", &format!("/element/{id}/click"), Some(json!({})));
-    }
-
-    fn exists(&self, css: &str) -> bool {
-        self.js(&format!(
-            "return document.querySelector({}) !== null",
-            json!(css)
-        ))
-        .as_bool()
-        .unwrap_or(false)
-    }
-
-    fn text(&self, id: &str) -> String {
-        self.js(&format!(
-            "return document.getElementById('{id}').textContent"
-        ))
-        .as_str()
-        .unwrap_or("")
-        .to_string()
-    }
-
-    fn set(&self, id: &str, value: &str) {
-        self.js(&format!(
-            "const e = document.getElementById('{id}'); e.value = {}; e.dispatchEvent(new Event('change'));",
-            json!(value)
-        ));
-    }
-
-    /// Waits until `check` holds (polling the page).
-    fn until(&self, what: &str, secs: u64, check: impl Fn(&Browser) -> bool) {
-        let end = Instant::now() + Duration::from_secs(secs);
-        while !check(self) {
+    /// The page's state once `done` holds for it.
+    fn wait(&self, what: &str, secs: u64, done: impl Fn(&Value) -> bool) -> Value {
+        let until = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let st = self.state();
+            if !st.is_null() && done(&st) {
+                return st;
+            }
             assert!(
-                Instant::now() < end,
-                "{what}: not reached; status: {}",
-                self.text("status")
+                Instant::now() < until,
+                "waited {secs} s for {what}; the page has {st}"
             );
-            std::thread::sleep(Duration::from_millis(150));
+            std::thread::sleep(Duration::from_millis(100));
         }
     }
 
+    fn element(&self, css: &str) -> Result<String, String> {
+        let v = self.cmd(
+            "POST",
+            "/element",
+            json!({"using": "css selector", "value": css}),
+        )?;
+        v[ELEMENT]
+            .as_str()
+            .map(String::from)
+            .ok_or_else(|| format!("no element {css}"))
+    }
+
+    /// Clicks the element as a person would (the board is redrawn when the state changes, so
+    /// a reference that went stale is looked up again).
+    fn click(&self, css: &str) {
+        let mut last = String::new();
+        for _ in 0..30 {
+            match self
+                .element(css)
+                .and_then(|e| self.cmd("POST", &format!("/element/{e}/click"), json!({})))
+            {
+                Ok(_) => return,
+                Err(e) => last = e,
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("cannot click {css}: {last}");
+    }
+
+    fn text(&self, css: &str) -> String {
+        let e = self.element(css).unwrap_or_else(|e| panic!("{e}"));
+        self.cmd("GET", &format!("/element/{e}/text"), json!({}))
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default()
+    }
+
     fn screenshot(&self, name: &str) {
-        let b64 = self.cmd("GET", "/screenshot", None);
-        let png = base64(b64.as_str().unwrap_or(""));
-        assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
-        let _ = std::fs::create_dir_all(&dir);
-        std::fs::write(dir.join(name), png).expect("screenshot written");
+        let dir = std::env::var_os("TABULA_SCREENSHOTS")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots"));
+        std::fs::create_dir_all(&dir).expect("the screenshot folder");
+        let v = self
+            .cmd("GET", "/screenshot", json!({}))
+            .expect("a screenshot");
+        let png = base64(v.as_str().expect("base64 text"));
+        assert!(png.starts_with(b"\x89PNG"), "a PNG");
+        std::fs::write(dir.join(name), png).expect("write the screenshot");
+    }
+
+    /// Sets up a game with the page's own controls, then presses `New game` (or `Set
+    /// position` with a FEN); returns the new game's state.
+    fn new_game(
+        &self,
+        game: &str,
+        human: &str,
+        fields: &[(&str, &str)],
+        fen: Option<&str>,
+    ) -> Value {
+        let old = self.state()["id"].clone();
+        let mut set = vec![("game", game), ("human", human), ("movetime", "100")];
+        set.extend_from_slice(fields);
+        for (id, value) in set {
+            self.js(
+                "const e = document.getElementById(arguments[0]); e.value = arguments[1]; \
+                 if (e.onchange && arguments[0] === 'game') e.onchange();",
+                json!([id, value]),
+            );
+        }
+        match fen {
+            Some(f) => {
+                self.js(
+                    "document.getElementById('fen').value = arguments[0];",
+                    json!([f]),
+                );
+                self.click("#setfen");
+            }
+            None => self.click("#new"),
+        }
+        self.wait("the new game", 30, |st| {
+            st["id"] != old && st["game"] == game
+        })
+    }
+
+    /// Plays the person's moves with `choose` (a move of the state; clicked on the board)
+    /// until the game ends; returns the final state.
+    fn play_out(&self, secs: u64, mut choose: impl FnMut(&Value) -> Value) -> Value {
+        let until = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let st = self.wait("a move for the person, or the end", 60, |st| {
+                !st["result"].is_null() || mine(st)
+            });
+            if !st["result"].is_null() {
+                return st;
+            }
+            assert!(Instant::now() < until, "the game did not end in {secs} s");
+            let plies = st["history"].as_array().map_or(0, Vec::len);
+            let mv = choose(&st);
+            if mv["pass"] == true {
+                self.click("#pass");
+            } else {
+                let cell = &mv["cells"][0];
+                self.click(&format!("#cell-{}-{}", cell[0], cell[1]));
+            }
+            self.wait("the move to be made", 30, |s| {
+                s["history"].as_array().map_or(0, Vec::len) > plies
+            });
+        }
     }
 }
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        let _ = http(
-            &self.driver,
-            "DELETE",
-            &format!("/session/{}", self.session),
-            None,
-        );
+        if !self.session.is_empty() {
+            let _ = self.call("DELETE", &format!("/session/{}", self.session), &json!({}));
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
     }
 }
 
-fn base64(s: &str) -> Vec<u8> {
-    let val = |c: u8| match c {
+/// Whether a person is to move in the state.
+fn mine(st: &Value) -> bool {
+    let to_move = st["to_move"].as_u64().unwrap_or(0) as usize;
+    st["result"].is_null() && st["settings"]["human"][to_move] == true
+}
+
+fn history(st: &Value) -> Vec<String> {
+    st["history"]
+        .as_array()
+        .map(|h| {
+            h.iter()
+                .filter_map(|m| m.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn first_move(st: &Value) -> Value {
+    st["moves"][0].clone()
+}
+
+fn base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
         b'A'..=b'Z' => Some(c - b'A'),
         b'a'..=b'z' => Some(c - b'a' + 26),
         b'0'..=b'9' => Some(c - b'0' + 52),
@@ -313,9 +315,10 @@ fn base64(s: &str) -> Vec<u8> {
         b'/' => Some(63),
         _ => None,
     };
-    let (mut out, mut acc, mut bits) = (Vec::new(), 0u32, 0);
-    for v in s.bytes().filter_map(val) {
-        acc = (acc << 6) | v as u32;
+    let mut out = Vec::new();
+    let (mut acc, mut bits) = (0u32, 0);
+    for v in text.bytes().filter_map(value) {
+        acc = (acc << 6) | u32::from(v);
         bits += 6;
         if bits >= 8 {
             bits -= 8;
@@ -325,129 +328,171 @@ fn base64(s: &str) -> Vec<u8> {
     out
 }
 
-#[test]
-fn four_games_played_in_chromium() {
-    // Minutes of wall time on two cores: run on request (TABULA_BROWSER=1), not in every run.
-    if std::env::var_os("TABULA_BROWSER").is_none() {
-        eprintln!("set TABULA_BROWSER=1 to play the four games in Chromium: test skipped");
-        return;
-    }
-    let Some(b) = Browser::start() else {
-        return;
-    };
-    let (_server, addr) = serve();
-    b.goto(&format!("http://{addr}/"));
-    b.until("the page shows a board", 20, |b| b.exists("#board .cell"));
+fn connect_four_won_by_the_engine(b: &Browser) {
+    b.new_game("connect4", "p2", &[("width", "7"), ("height", "6")], None);
+    let st = b.play_out(120, |st| {
+        // The person drops every stone in the leftmost open column.
+        if history(st).len() == 3 {
+            // Before the second stone, with the solver's column values on the board.
+            b.wait("the column values", 30, |s| s["exact"]["state"] == "done");
+            b.screenshot("connect4.png");
+        }
+        first_move(st)
+    });
+    assert_eq!(
+        st["result"]["winner"], 0,
+        "Red, the engine, wins: {}",
+        st["result"]
+    );
+    assert_eq!(st["result"]["reason"], "four in a row");
+    assert!(
+        b.text("#result").contains("Red wins"),
+        "{}",
+        b.text("#result")
+    );
+}
 
-    // Connect Four against the engine: we play Red and always the leftmost open column.
-    b.set("ms", "100");
-    b.until("Red to move", 20, |b| {
-        b.text("status").starts_with("Red to move")
-    });
-    b.click("#board .cell.legal");
-    b.until("the engine answers", 20, |b| {
-        b.text("history").split(' ').count() == 2
-    });
-    // Take back: our move and the engine's.
-    b.click("#undo");
-    b.until("the start again", 20, |b| b.text("history").is_empty());
-    let mut moves = 0;
-    while !b.exists(".result") {
-        if b.exists("#board .cell.legal") && b.text("status").starts_with("Red to move") {
-            b.click("#board .cell.legal");
-            moves += 1;
-            let want = 2 * moves;
-            b.until("the engine answers", 30, |b| {
-                b.exists(".result") || b.text("history").split(' ').count() >= want
+fn othello_with_a_pass(b: &Browser) {
+    // Black (the person) has no move and must pass; a few moves later the game ends.
+    let fen = "4x2x/x1x1xxxx/xxxxxxxx/xxxxxxxx/xxooxxxx/ooooooxx/oooxooox/oooooooo x";
+    let st = b.new_game("othello", "p1", &[], Some(fen));
+    assert_eq!(st["fen"], fen);
+    b.wait("the pass button", 10, |st| st["moves"][0]["pass"] == true);
+    assert!(b.text("#turn").contains("must pass"), "{}", b.text("#turn"));
+    let mut shot = false;
+    let st = b.play_out(120, |st| {
+        let moves = st["moves"].as_array().cloned().unwrap_or_default();
+        if !shot && moves.len() > 1 {
+            b.wait("the exact disc margins", 30, |s| {
+                s["exact"]["state"] == "done"
             });
+            b.screenshot("othello.png");
+            shot = true;
         }
-        std::thread::sleep(Duration::from_millis(100));
-        assert!(moves < 30, "the game did not end");
-    }
+        first_move(st)
+    });
+    let h = history(&st);
+    assert_eq!(h[0], "pass", "{h:?}");
     assert!(
-        b.text("status").starts_with("Yellow wins"),
+        st["result"]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("neither side can move"))
+    );
+    assert!(
+        b.text("#counts").starts_with("Black "),
         "{}",
-        b.text("status")
+        b.text("#counts")
     );
-    b.screenshot("board-connect4.png");
+}
 
-    // Othello: a position where White must pass; we play both sides.
-    b.set("game", "othello");
-    b.until("an Othello board", 20, |b| b.exists("#board.othello .cell"));
-    b.set("human", "both");
-    b.set(
-        "fen",
-        "xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxo/xxxxxxo1/xxxxxx2 o",
+fn chess_castling_promotion_and_take_back(b: &Browser) {
+    let st = b.new_game("chess", "p1", &[], Some("4k3/1P6/8/8/8/8/8/4K2R w K - 0 1"));
+    assert_eq!(st["to_move"], 0);
+    // Castling: the king from e1, then g1 (the target is marked once the king is picked).
+    b.click("#cell-7-4");
+    let marked = b.js(
+        "return document.getElementById('cell-7-6').classList.contains('target');",
+        json!([]),
     );
-    b.click("#setfen");
-    b.until("a pass button", 20, |b| b.exists("#pass"));
-    b.click("#pass");
-    b.until("Black to move after the pass", 20, |b| {
-        b.text("status").starts_with("Black to move")
+    assert_eq!(marked, true, "g1 is a target of the king");
+    b.click("#cell-7-6");
+    let st = b.wait("Black's answer", 30, |st| history(st).len() == 2);
+    assert_eq!(history(&st)[0], "O-O");
+    assert_eq!(st["cells"][7][5], "R", "the rook on f1");
+    assert_eq!(st["cells"][7][6], "K", "the king on g1");
+    // Promotion: b7 to b8 opens the piece chooser; the knight is picked.
+    b.click("#cell-1-1");
+    b.click("#cell-0-1");
+    let shown = b.js(
+        "return !document.getElementById('promo').hidden;",
+        json!([]),
+    );
+    assert_eq!(shown, true, "the promotion chooser is shown");
+    b.click("#promo-n");
+    let st = b.wait("Black's second answer", 30, |st| history(st).len() == 4);
+    assert!(history(&st)[2].starts_with("b8=N"), "{:?}", history(&st));
+    assert_eq!(st["cells"][0][1], "N");
+    b.wait("the engine's report", 10, |st| {
+        st["engine"]["info"]["depth"].is_u64()
     });
-    for _ in 0..10 {
-        if b.exists(".result") {
-            break;
-        }
-        if b.exists("#pass") {
-            b.click("#pass");
-        } else if b.exists("#board .cell.legal") {
-            b.click("#board .cell.legal");
-        }
-        std::thread::sleep(Duration::from_millis(400));
-    }
-    b.until("the game over", 20, |b| b.exists(".result"));
-    assert!(
-        b.text("status").starts_with("Black wins"),
-        "{}",
-        b.text("status")
-    );
-    b.screenshot("board-othello.png");
+    b.screenshot("chess.png");
+    // Take back: Black's answer and the promotion go, the pawn is back on b7.
+    b.click("#undo");
+    let st = b.wait("the take-back", 10, |st| history(st).len() == 2);
+    assert_eq!(st["cells"][1][1], "P");
+    assert_eq!(st["cells"][0][1], "");
+    assert!(mine(&st), "White, the person, is to move again");
+}
 
-    // Chess: castling by the king's two squares, then a promotion chosen on the page.
-    b.set("game", "chess");
-    b.until("a chess board", 20, |b| b.exists("#board.chess .cell"));
-    b.set("human", "both");
-    b.set("fen", "4k3/1P6/8/8/8/8/8/R3K2R w KQ - 0 1");
-    b.click("#setfen");
-    b.until("the position set", 20, |b| {
-        b.text("history").is_empty() && b.exists("[data-cell='60'].legal")
-    });
-    b.click("[data-cell='60']");
-    b.click("[data-cell='62'].legal");
-    b.until("castled", 20, |b| b.text("history") == "O-O");
-    b.click("[data-cell='4'].legal");
-    b.click("[data-cell='3'].legal");
-    b.until("Black's king moved", 20, |b| {
-        b.text("history").split(' ').count() == 2
-    });
-    b.click("[data-cell='9'].legal");
-    b.click("[data-cell='1'].legal");
-    b.until("the promotion choice", 20, |b| b.exists("#promo button"));
-    b.click("#promo button[data-move='b7b8q']");
-    b.until("promoted", 20, |b| {
-        b.text("history").split(' ').count() == 3
-    });
-    let fen = b.js("return document.getElementById('fen').value");
-    assert!(
-        fen.as_str()
-            .unwrap_or("")
-            .starts_with("1Q1k4/8/8/8/8/8/8/R4RK1 b"),
-        "{fen}"
+fn domineering_to_the_end_and_take_back(b: &Browser) {
+    b.new_game(
+        "domineering",
+        "p1",
+        &[("rows", "6"), ("cols", "6"), ("first", "h")],
+        None,
     );
-    b.screenshot("board-chess.png");
+    let st = b.play_out(180, first_move);
+    // The last to move wins.
+    let winner = st["result"]["winner"].as_u64().expect("a winner");
+    assert_eq!(
+        st["to_move"].as_u64(),
+        Some(1 - winner),
+        "the side without a move lost"
+    );
+    let dominoes = b.js(
+        "return document.querySelectorAll('.dom').length;",
+        json!([]),
+    );
+    let plies = history(&st).len() as u64;
+    assert_eq!(
+        dominoes.as_u64(),
+        Some(2 * plies),
+        "two halves per domino drawn"
+    );
+    b.screenshot("domineering.png");
+    // Take back to the person's last turn: the result goes, the board has fewer dominoes.
+    b.click("#undo");
+    let back = b.wait("the take-back", 10, |st| st["result"].is_null());
+    assert!(mine(&back));
+    let left = history(&back).len() as u64;
+    assert!(left < plies && left + 2 >= plies, "{left} of {plies}");
+    let dominoes = b.js(
+        "return document.querySelectorAll('.dom').length;",
+        json!([]),
+    );
+    assert_eq!(dominoes.as_u64(), Some(2 * left));
+}
 
-    // Domineering 5x5, the engine on both sides, to the end.
-    b.set("game", "domineering");
-    b.until("a Domineering board", 20, |b| {
-        b.exists("#board.domineering .cell")
-    });
-    b.js(
-        "document.getElementById('d-rows').value = 5; document.getElementById('d-cols').value = 5;",
+#[test]
+fn the_browser_board_plays_every_game() {
+    let Some(b) = Browser::start() else { return };
+    let server = Server::start(&[]);
+    b.open(&server.url());
+    b.wait("the first game", 30, |st| st["game"] == "chess");
+    connect_four_won_by_the_engine(&b);
+    othello_with_a_pass(&b);
+    chess_castling_promotion_and_take_back(&b);
+    domineering_to_the_end_and_take_back(&b);
+    // A second tab: its own game, while the first keeps its own.
+    let first = b.state()["id"].clone();
+    let (status, _) = request(&server.addr, "GET", "/", &[], b"");
+    assert_eq!(status, 200);
+    b.cmd("POST", "/window/new", json!({"type": "tab"}))
+        .and_then(|v| {
+            b.cmd(
+                "POST",
+                "/window",
+                json!({"handle": v["handle"].as_str().unwrap_or("")}),
+            )
+        })
+        .expect("a second tab");
+    b.open(&server.url());
+    let second = b.wait("the second tab's game", 30, |st| !st["id"].is_null());
+    assert_ne!(second["id"], first, "each tab has a game of its own");
+    assert_eq!(
+        server
+            .get(&format!("/api/state?id={}", first.as_str().unwrap_or("")))
+            .0,
+        200
     );
-    b.set("human", "none");
-    b.click("#new");
-    b.until("the game over", 60, |b| b.exists(".result"));
-    assert!(b.text("status").contains("wins"), "{}", b.text("status"));
-    b.screenshot("board-domineering.png");
 }

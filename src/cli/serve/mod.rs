@@ -1,366 +1,454 @@
-//! `tabula serve`: the browser board. A small HTTP server (tiny_http) on 127.0.0.1 by default
-//! serves one page (HTML and script embedded in the binary, no build step, nothing fetched)
-//! and a JSON API over the games it holds, each a `session::GameSession` with its own engine:
+//! `tabula serve`: a board in the browser for every game. A small HTTP server (`tiny_http`)
+//! on the loopback address serves one page (`index.html`, `app.js`, embedded in the binary)
+//! and a JSON API; every game in every tab is a session of its own (`session.rs`) with its
+//! engine process (`engine.rs`: tabula itself, or any UCI/UGI engine from `--engine`, driven
+//! with `tabula match`'s code) and its solver (`exact.rs`). The rules, legal moves and
+//! notation all come from tabula's `Game` implementations on the server; the page only
+//! draws what it is sent and posts what is clicked.
 //!
-//! | request | what it does |
-//! |---|---|
-//! | `GET /` , `GET /board.js` | the page and its script |
-//! | `POST /api/new?game=G[&size=N][&width=W&height=H][&rows=R&cols=C][&first=h\|v][&fen=F]` | a new game: `{"id":N}` |
-//! | `GET /api/state?id=N` | the position, legal moves with their cells, last move, result, thinking, solver values |
-//! | `POST /api/move?id=N&move=M` | a move in the game's protocol notation |
-//! | `POST /api/go?id=N&ms=T` | the engine thinks T ms and plays |
-//! | `POST /api/stop?id=N`, `/api/undo?id=N`, `/api/fen?id=N&fen=F`, `/api/close?id=N` | |
-//!
-//! Errors are `{"error": "..."}` with status 400 (bad request) or 404; no request can stop the
-//! server or touch another game. At most `MAX_SESSIONS` games are held (the oldest goes).
+//! The API (JSON bodies, JSON answers; errors are `{"error": "..."}` with a 4xx status):
+//! `GET /api/config`; `POST /api/new` (game, board, fen, human, movetime, engine, exact) ->
+//! the state with its `id`; `GET /api/state?id=ID&since=VERSION` (waits up to 20 s for a
+//! newer version); `POST /api/move {id, move}`, `/api/undo {id}`, `/api/settings {id, ...}`,
+//! `/api/stop {id}` (move now), `/api/close {id}`.
 
-mod json;
-pub mod session;
+mod board;
+mod engine;
+mod exact;
+mod games;
+mod session;
 
-use json::{Obj, str_lit};
-use session::{GameSession, Session};
-use std::collections::BTreeMap;
+use engine::EngineChoice;
+use serde_json::{Value, json};
+use session::Session;
+use std::collections::HashMap;
+use std::io::Read;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
-use tabula::arena::child::{EngineSpec, Proto};
-use tabula::bits::U256;
-use tabula::games::chess::Chess;
-use tabula::games::connect4::Connect4;
-use tabula::games::domineering::Domineering;
-use tabula::games::domineering::board::Side;
-use tabula::games::othello::Othello;
-use tiny_http::{Header, Method, Request, Response, Server};
+use std::time::{Duration, Instant};
+use tabula::arena::child::{EngineSpec, split_quoted};
+use tiny_http::{Header, Method, Request, Response};
 
-const PAGE: &str = include_str!("board.html");
-const SCRIPT: &str = include_str!("board.js");
-const MAX_SESSIONS: usize = 64;
-/// Requests handled at once.
-const WORKERS: usize = 4;
+const PAGE: &str = include_str!("index.html");
+const SCRIPT: &str = include_str!("app.js");
+
+/// The largest request body read, in bytes.
+const MAX_BODY: usize = 64 * 1024;
+/// Requests handled at once; more are answered 503.
+const MAX_REQUESTS: usize = 128;
+/// A session nobody asked about for this long is closed.
+const IDLE: Duration = Duration::from_secs(15 * 60);
+/// The longest a state request waits for a change.
+const LONG_POLL: Duration = Duration::from_secs(20);
 
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {
-    /// The address to listen on (127.0.0.1: this machine only; 0.0.0.0 to serve others).
+    /// Address to listen on. The default, the loopback address, lets nothing beyond this
+    /// machine connect.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
+    /// Port to listen on (0: any free one). The page's address is printed on stdout.
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
-    /// Another engine to play against, as `tabula match` takes it: `cmd=PATH [args="..."]
-    /// [proto=uci|ugi] [option.Name=value]` (default: tabula itself).
-    #[arg(long)]
-    pub engine: Option<String>,
+    /// Another engine the page offers: a command line (`/usr/games/stockfish`), or as
+    /// `tabula match` takes it, "name=A cmd=PATH args='--x 1' option.Hash=64 proto=uci|ugi".
+    #[arg(long = "engine")]
+    pub engines: Vec<String>,
+    /// Games open at once, over all tabs.
+    #[arg(long, default_value_t = 16,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
+    pub max_games: usize,
+}
+
+struct Entry {
+    session: Arc<dyn Session>,
+    used: Instant,
 }
 
 struct App {
-    sessions: Mutex<BTreeMap<u64, Arc<dyn Session>>>,
-    next: Mutex<u64>,
-    engine: Option<EngineSpec>,
+    engines: Arc<Vec<EngineChoice>>,
+    sessions: Mutex<HashMap<String, Entry>>,
+    max_games: usize,
+    default_game: &'static str,
+    ids: AtomicU64,
+    seed: std::collections::hash_map::RandomState,
+    /// The Host headers a request may carry (DNS rebinding); empty: any.
+    hosts: Vec<String>,
 }
 
-type Params = BTreeMap<String, String>;
+/// An engine from `--engine`: a `key=value` specification, or a plain command line.
+fn engine_choice(text: &str) -> Result<EngineChoice, String> {
+    let spec = if text.contains("cmd=") {
+        EngineSpec::parse(text)?
+    } else {
+        let words = split_quoted(text)?;
+        let (cmd, args) = words
+            .split_first()
+            .ok_or_else(|| "--engine: an empty command".to_string())?;
+        EngineSpec {
+            name: std::path::Path::new(cmd)
+                .file_name()
+                .map_or_else(|| cmd.clone(), |f| f.to_string_lossy().into_owned()),
+            cmd: cmd.clone(),
+            args: args.to_vec(),
+            options: Vec::new(),
+            proto: None,
+            limit: None,
+        }
+    };
+    if spec.proto == Some(tabula::arena::child::Proto::Gtp) {
+        return Err("--engine: the browser board drives UCI and UGI engines, not GTP".into());
+    }
+    Ok(EngineChoice {
+        spec,
+        builtin: false,
+    })
+}
+
+pub fn run(args: ServeArgs, default_game: &'static str) -> Result<(), String> {
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("serve: cannot find tabula's own executable: {e}"))?;
+    let mut engines = vec![EngineChoice {
+        spec: EngineSpec {
+            name: "tabula".into(),
+            cmd: exe.to_string_lossy().into_owned(),
+            args: Vec::new(),
+            options: Vec::new(),
+            proto: None,
+            limit: None,
+        },
+        builtin: true,
+    }];
+    for e in &args.engines {
+        engines.push(engine_choice(e)?);
+    }
+    let server = tiny_http::Server::http((args.host.as_str(), args.port))
+        .map_err(|e| format!("serve: cannot listen on {}:{}: {e}", args.host, args.port))?;
+    let addr = server
+        .server_addr()
+        .to_ip()
+        .ok_or_else(|| "serve: no IP address to listen on".to_string())?;
+    let port = addr.port();
+    let hosts = if addr.ip().is_loopback() {
+        ["127.0.0.1", "localhost", "[::1]"]
+            .iter()
+            .map(|h| format!("{h}:{port}"))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let app = Arc::new(App {
+        engines: Arc::new(engines),
+        sessions: Mutex::new(HashMap::new()),
+        max_games: args.max_games,
+        default_game,
+        ids: AtomicU64::new(1),
+        seed: Default::default(),
+        hosts,
+    });
+    let shown = if addr.ip().is_unspecified() {
+        format!("127.0.0.1:{port}")
+    } else {
+        addr.to_string()
+    };
+    say!("tabula serve: http://{shown}/ (Ctrl-C to stop)");
+    let janitor = app.clone();
+    std::thread::spawn(move || {
+        loop {
+            std::thread::sleep(Duration::from_secs(30));
+            janitor.expire();
+        }
+    });
+    let active = Arc::new(AtomicUsize::new(0));
+    loop {
+        let req = match server.recv() {
+            Ok(r) => r,
+            Err(e) => {
+                log::warn!("serve: {e}");
+                continue;
+            }
+        };
+        if active.load(Relaxed) >= MAX_REQUESTS {
+            let _ = req.respond(error(503, "the server is busy; try again"));
+            continue;
+        }
+        active.fetch_add(1, Relaxed);
+        let (app, active) = (app.clone(), active.clone());
+        std::thread::spawn(move || {
+            handle(&app, req);
+            active.fetch_sub(1, Relaxed);
+        });
+    }
+}
+
+type Answer = Response<std::io::Cursor<Vec<u8>>>;
+
+fn header(text: &str) -> Option<Header> {
+    text.parse::<Header>().ok()
+}
+
+fn respond(body: String, status: u16, content_type: &str) -> Answer {
+    let mut r = Response::from_string(body).with_status_code(status);
+    for h in [
+        format!("Content-Type: {content_type}"),
+        "Cache-Control: no-store".into(),
+        "X-Content-Type-Options: nosniff".into(),
+    ] {
+        if let Some(h) = header(&h) {
+            r = r.with_header(h);
+        }
+    }
+    r
+}
+
+fn ok(v: Value) -> Answer {
+    respond(v.to_string(), 200, "application/json")
+}
+
+fn error(status: u16, why: &str) -> Answer {
+    respond(
+        json!({ "error": why }).to_string(),
+        status,
+        "application/json",
+    )
+}
+
+/// The value of `key` in a query string (`a=1&b=2`), `+` and `%XX` decoded.
+fn query(q: &str, key: &str) -> Option<String> {
+    q.split('&').find_map(|kv| {
+        let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+        (k == key).then(|| decode(v))
+    })
+}
 
 fn decode(s: &str) -> String {
     let b = s.as_bytes();
+    let hex = |c: u8| (c as char).to_digit(16);
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
-        match b[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < b.len() => {
-                let hex = std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("");
-                match u8::from_str_radix(hex, 16) {
-                    Ok(v) => {
-                        out.push(v);
-                        i += 2;
-                    }
-                    Err(_) => out.push(b'%'),
-                }
+        match (
+            b[i],
+            b.get(i + 1).copied().and_then(hex),
+            b.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'+', ..) => out.push(b' '),
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 2;
             }
-            c => out.push(c),
+            (c, ..) => out.push(c),
         }
         i += 1;
     }
     String::from_utf8_lossy(&out).into_owned()
 }
 
-fn params(query: &str) -> Params {
-    query
-        .split('&')
-        .filter(|kv| !kv.is_empty())
-        .map(|kv| match kv.split_once('=') {
-            Some((k, v)) => (decode(k), decode(v)),
-            None => (decode(kv), String::new()),
-        })
-        .collect()
+fn handle(app: &App, mut req: Request) {
+    let answer = route(app, &mut req).unwrap_or_else(|(status, why)| error(status, &why));
+    let _ = req.respond(answer);
 }
 
-fn number(p: &Params, k: &str, default: u32) -> Result<u32, String> {
-    match p.get(k) {
-        None => Ok(default),
-        Some(v) => v.parse().map_err(|_| {
-            format!(
-                "'{k}' must be a number, not '{}'",
-                v.chars().take(20).collect::<String>()
-            )
-        }),
+type Failure = (u16, String);
+
+fn bad(why: impl Into<String>) -> Failure {
+    (400, why.into())
+}
+
+fn route(app: &App, req: &mut Request) -> Result<Answer, Failure> {
+    if !app.hosts.is_empty() {
+        let host = req
+            .headers()
+            .iter()
+            .find(|h| h.field.equiv("Host"))
+            .map(|h| h.value.as_str().to_ascii_lowercase());
+        if !host.is_some_and(|h| app.hosts.contains(&h)) {
+            return Err((
+                403,
+                "this server answers only to its own loopback address".into(),
+            ));
+        }
+    }
+    let url = req.url().to_string();
+    let (path, q) = url.split_once('?').unwrap_or((&url, ""));
+    let method = req.method().clone();
+    match (&method, path) {
+        (Method::Get, "/" | "/index.html") => {
+            Ok(respond(PAGE.into(), 200, "text/html; charset=utf-8"))
+        }
+        (Method::Get, "/app.js") => Ok(respond(
+            SCRIPT.into(),
+            200,
+            "text/javascript; charset=utf-8",
+        )),
+        (Method::Get, "/favicon.ico") => Ok(respond(String::new(), 204, "text/plain")),
+        (Method::Get, "/api/config") => Ok(ok(app.config())),
+        (Method::Get, "/api/state") => {
+            let id = query(q, "id").ok_or_else(|| bad("state: no id= in the query"))?;
+            let since = match query(q, "since") {
+                Some(v) => Some(
+                    v.parse::<u64>()
+                        .map_err(|_| bad(format!("since '{v}' is not a number")))?,
+                ),
+                None => None,
+            };
+            let session = app.session(&id)?;
+            Ok(ok(session.state(since, LONG_POLL)))
+        }
+        (Method::Post, p) if p.starts_with("/api/") => {
+            let body = read_body(req)?;
+            app.post(&p["/api/".len()..], &body)
+        }
+        (_, p) if p.starts_with("/api/") || p == "/" || p == "/app.js" => {
+            Err((405, format!("{} is not allowed on {p}", req.method())))
+        }
+        _ => Err((404, format!("nothing at {path}"))),
     }
 }
 
-fn error(status: u16, msg: &str) -> (u16, String, &'static str) {
-    let mut o = Obj::new();
-    o.str("error", msg);
-    (status, o.done(), "application/json")
+/// The JSON body of a POST (`Content-Type: application/json`, which a page of another
+/// origin cannot send without asking first).
+fn read_body(req: &mut Request) -> Result<Value, Failure> {
+    let json_type = req.headers().iter().any(|h| {
+        h.field.equiv("Content-Type")
+            && h.value
+                .as_str()
+                .to_ascii_lowercase()
+                .starts_with("application/json")
+    });
+    if !json_type {
+        return Err(bad("a POST must have Content-Type: application/json"));
+    }
+    if req.body_length().is_some_and(|n| n > MAX_BODY) {
+        return Err((413, format!("the body is larger than {MAX_BODY} bytes")));
+    }
+    let mut buf = Vec::new();
+    req.as_reader()
+        .take(MAX_BODY as u64 + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| bad(format!("cannot read the body: {e}")))?;
+    if buf.len() > MAX_BODY {
+        return Err((413, format!("the body is larger than {MAX_BODY} bytes")));
+    }
+    let v: Value =
+        serde_json::from_slice(&buf).map_err(|e| bad(format!("the body is not JSON: {e}")))?;
+    if !v.is_object() {
+        return Err(bad("the body must be a JSON object"));
+    }
+    Ok(v)
 }
 
 impl App {
-    fn session(&self, p: &Params) -> Result<Arc<dyn Session>, (u16, String, &'static str)> {
-        let id: u64 = p
-            .get("id")
-            .and_then(|v| v.parse().ok())
-            .ok_or_else(|| error(400, "a game id is needed (id=N)"))?;
-        let sessions = self
-            .sessions
-            .lock()
-            .map_err(|_| error(500, "server state unusable"))?;
-        sessions
-            .get(&id)
-            .cloned()
-            .ok_or_else(|| error(404, &format!("no game {id} (it may have been closed)")))
+    fn config(&self) -> Value {
+        json!({
+            "games": games::GAMES,
+            "default_game": self.default_game,
+            "engines": self.engines.iter().map(|e| e.spec.name.clone()).collect::<Vec<_>>(),
+            "movetime": session::MOVETIME_RANGE,
+        })
     }
 
-    /// The engine for a game: the one given on the command line, or tabula itself.
-    fn spec(&self, game: &str, args: Vec<String>) -> Result<(EngineSpec, Proto), String> {
-        let default_proto = if game == "chess" {
-            Proto::Uci
-        } else {
-            Proto::Ugi
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
+        self.sessions.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn session(&self, id: &str) -> Result<Arc<dyn Session>, Failure> {
+        let mut sessions = self.lock();
+        let e = sessions.get_mut(id).ok_or_else(|| {
+            (
+                404,
+                format!("no game '{id}' (closed, or expired after 15 minutes)"),
+            )
+        })?;
+        e.used = Instant::now();
+        Ok(e.session.clone())
+    }
+
+    /// Closes the sessions nobody has asked about for `IDLE`.
+    fn expire(&self) {
+        let gone: Vec<Arc<dyn Session>> = {
+            let mut sessions = self.lock();
+            let old: Vec<String> = sessions
+                .iter()
+                .filter(|(_, e)| e.used.elapsed() > IDLE)
+                .map(|(k, _)| k.clone())
+                .collect();
+            old.iter()
+                .filter_map(|k| sessions.remove(k))
+                .map(|e| e.session)
+                .collect()
         };
-        if let Some(spec) = &self.engine {
-            return Ok((spec.clone(), spec.proto.unwrap_or(default_proto)));
+        for s in gone {
+            s.close();
         }
-        let exe = std::env::current_exe().map_err(|e| format!("cannot find tabula itself: {e}"))?;
-        let mut all = vec!["--game".to_string(), game.to_string()];
-        all.extend(args);
-        Ok((
-            EngineSpec {
-                name: "tabula".into(),
-                cmd: exe.to_string_lossy().into_owned(),
-                args: all,
-                options: Vec::new(),
-                proto: Some(default_proto),
-                limit: None,
-            },
-            default_proto,
-        ))
     }
 
-    fn create(&self, p: &Params) -> Result<Arc<dyn Session>, String> {
-        let game = p.get("game").map(String::as_str).unwrap_or("chess");
-        let s: Arc<dyn Session> = match game {
-            "chess" => {
-                let (spec, proto) = self.spec(game, Vec::new())?;
-                Arc::new(GameSession::new(Chess::default(), spec, proto))
+    fn new_id(&self) -> String {
+        use std::hash::BuildHasher;
+        let n = self.ids.fetch_add(1, Relaxed);
+        format!("{:016x}", self.seed.hash_one((n, Instant::now())))
+    }
+
+    fn post(&self, action: &str, body: &Value) -> Result<Answer, Failure> {
+        if action == "new" {
+            if let Some(old) = games::text(body, "close").map_err(bad)? {
+                self.close(old);
             }
-            "connect4" => {
-                let (w, h) = (number(p, "width", 7)?, number(p, "height", 6)?);
-                let start = Connect4::new(w, h)?;
-                let (spec, proto) = self.spec(
-                    game,
-                    vec![
-                        "--width".into(),
-                        w.to_string(),
-                        "--height".into(),
-                        h.to_string(),
-                    ],
-                )?;
-                Arc::new(GameSession::new(start, spec, proto))
-            }
-            "othello" => {
-                let n = number(p, "size", 8)?;
-                let (spec, proto) = self.spec(game, vec!["--size".into(), n.to_string()])?;
-                match n * n {
-                    ..=64 => Arc::new(GameSession::new(Othello::<u64>::new(n)?, spec, proto)),
-                    65..=128 => Arc::new(GameSession::new(Othello::<u128>::new(n)?, spec, proto)),
-                    _ => Arc::new(GameSession::new(Othello::<U256>::new(n)?, spec, proto)),
-                }
-            }
-            "domineering" => {
-                let (r, c) = (number(p, "rows", 8)?, number(p, "cols", 8)?);
-                let first = match p.get("first").map(String::as_str) {
-                    None | Some("h") => Side::Horizontal,
-                    Some("v") => Side::Vertical,
-                    Some(o) => return Err(format!("first must be h or v, not '{o}'")),
-                };
-                let args = vec![
-                    "--rows".into(),
-                    r.to_string(),
-                    "--cols".into(),
-                    c.to_string(),
-                ];
-                let (spec, proto) = self.spec(game, args)?;
-                match r.saturating_mul(c) {
-                    ..=64 => Arc::new(GameSession::new(
-                        Domineering::<u64>::new(r, c, first)?,
-                        spec,
-                        proto,
-                    )),
-                    65..=128 => Arc::new(GameSession::new(
-                        Domineering::<u128>::new(r, c, first)?,
-                        spec,
-                        proto,
-                    )),
-                    _ => Arc::new(GameSession::new(
-                        Domineering::<U256>::new(r, c, first)?,
-                        spec,
-                        proto,
-                    )),
-                }
-            }
-            other => {
-                return Err(format!(
-                    "unknown game '{}' (chess, othello, connect4, domineering)",
-                    other.chars().take(20).collect::<String>()
+            self.expire();
+            if self.lock().len() >= self.max_games {
+                return Err((
+                    503,
+                    format!(
+                        "{} games are open, the most this server keeps; close a tab or wait",
+                        self.max_games
+                    ),
                 ));
             }
-        };
-        if let Some(fen) = p.get("fen").filter(|f| !f.trim().is_empty()) {
-            s.set_fen(fen)?;
+            let id = self.new_id();
+            let session =
+                games::create(id.clone(), body, self.default_game, &self.engines).map_err(bad)?;
+            let state = session.state(None, Duration::ZERO);
+            self.lock().insert(
+                id,
+                Entry {
+                    session,
+                    used: Instant::now(),
+                },
+            );
+            return Ok(ok(state));
         }
-        Ok(s)
+        let id = games::text(body, "id")
+            .map_err(bad)?
+            .ok_or_else(|| bad(format!("{action}: no \"id\" in the body")))?;
+        let session = self.session(id)?;
+        match action {
+            "move" => {
+                let mv = games::text(body, "move")
+                    .map_err(bad)?
+                    .ok_or_else(|| bad("move: no \"move\" in the body"))?;
+                session.play(mv).map_err(bad)?;
+            }
+            "undo" => session.undo().map_err(bad)?,
+            "stop" => session.move_now().map_err(bad)?,
+            "settings" => {
+                let s = games::settings_from(body, session.current_settings()).map_err(bad)?;
+                session.settings(s).map_err(bad)?;
+            }
+            "close" => {
+                self.close(id);
+                return Ok(ok(json!({ "closed": id })));
+            }
+            _ => return Err((404, format!("no action '{action}'"))),
+        }
+        Ok(ok(session.state(None, Duration::ZERO)))
     }
 
-    fn handle(&self, method: &Method, path: &str, p: &Params) -> (u16, String, &'static str) {
-        let post = *method == Method::Post;
-        let ok = || (200, "{\"ok\":true}".to_string(), "application/json");
-        let bad = |e: String| error(400, &e);
-        match (path, post) {
-            ("/", false) | ("/index.html", false) => {
-                (200, PAGE.to_string(), "text/html; charset=utf-8")
-            }
-            ("/board.js", false) => (
-                200,
-                SCRIPT.to_string(),
-                "application/javascript; charset=utf-8",
-            ),
-            ("/api/new", true) => match self.create(p) {
-                Ok(s) => {
-                    let Ok(mut next) = self.next.lock() else {
-                        return error(500, "server state unusable");
-                    };
-                    *next += 1;
-                    let id = *next;
-                    let Ok(mut sessions) = self.sessions.lock() else {
-                        return error(500, "server state unusable");
-                    };
-                    while sessions.len() >= MAX_SESSIONS {
-                        sessions.pop_first();
-                    }
-                    sessions.insert(id, s);
-                    (200, format!("{{\"id\":{id}}}"), "application/json")
-                }
-                Err(e) => bad(e),
-            },
-            ("/api/state", false) => match self.session(p) {
-                Ok(s) => (200, s.state(), "application/json"),
-                Err(e) => e,
-            },
-            (
-                "/api/move" | "/api/go" | "/api/stop" | "/api/undo" | "/api/fen" | "/api/close",
-                true,
-            ) => {
-                let s = match self.session(p) {
-                    Ok(s) => s,
-                    Err(e) => return e,
-                };
-                let done = match path {
-                    "/api/move" => s.play(p.get("move").map(String::as_str).unwrap_or("")),
-                    "/api/go" => {
-                        number(p, "ms", 1000).and_then(|ms| s.go(ms.clamp(10, 600_000) as u64))
-                    }
-                    "/api/stop" => {
-                        s.stop();
-                        Ok(())
-                    }
-                    "/api/undo" => s.undo(),
-                    "/api/fen" => s.set_fen(p.get("fen").map(String::as_str).unwrap_or("")),
-                    _ => {
-                        s.stop();
-                        let id = p.get("id").and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
-                        if let Ok(mut sessions) = self.sessions.lock() {
-                            sessions.remove(&id);
-                        }
-                        Ok(())
-                    }
-                };
-                match done {
-                    Ok(()) => ok(),
-                    Err(e) => bad(e),
-                }
-            }
-            (p, _) if p.starts_with("/api/") => {
-                error(400, &format!("no such request: {} {}", method, str_lit(p)))
-            }
-            _ => error(404, "not found"),
+    fn close(&self, id: &str) {
+        let gone = self.lock().remove(id);
+        if let Some(e) = gone {
+            e.session.close();
         }
     }
-}
-
-fn respond(req: Request, app: &App) {
-    let url = req.url().to_string();
-    let (path, query) = url.split_once('?').unwrap_or((url.as_str(), ""));
-    let p = params(query);
-    let (status, body, kind) = app.handle(req.method(), path, &p);
-    if status >= 400 {
-        log::warn!("serve: {} {path}: {status} {body}", req.method());
-    }
-    let mut resp = Response::from_string(body).with_status_code(status);
-    for (k, v) in [("Content-Type", kind), ("Cache-Control", "no-store")] {
-        if let Ok(h) = Header::from_bytes(k.as_bytes(), v.as_bytes()) {
-            resp.add_header(h);
-        }
-    }
-    let _ = req.respond(resp);
-}
-
-pub fn run(a: &ServeArgs) -> Result<(), String> {
-    let engine = match &a.engine {
-        Some(text) => {
-            let mut spec = EngineSpec::parse(text)?;
-            if spec.cmd.is_empty() {
-                return Err("--engine needs cmd=PATH".into());
-            }
-            if spec.name.is_empty() {
-                spec.name = spec.cmd.clone();
-            }
-            Some(spec)
-        }
-        None => None,
-    };
-    let addr = format!("{}:{}", a.host, a.port);
-    let server = Server::http(&addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let shown = match server.server_addr().to_ip() {
-        Some(ip) => format!("http://{ip}/"),
-        None => format!("http://{addr}/"),
-    };
-    say!("tabula serve: open {shown} in a browser (Ctrl-C stops the server)");
-    let app = Arc::new(App {
-        sessions: Mutex::new(BTreeMap::new()),
-        next: Mutex::new(0),
-        engine,
-    });
-    let server = Arc::new(server);
-    let workers: Vec<_> = (0..WORKERS)
-        .map(|_| {
-            let (server, app) = (Arc::clone(&server), Arc::clone(&app));
-            std::thread::spawn(move || {
-                while let Ok(req) = server.recv() {
-                    respond(req, &app);
-                }
-            })
-        })
-        .collect();
-    for w in workers {
-        let _ = w.join();
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -368,11 +456,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn queries_decode() {
-        let p = params("game=connect4&fen=7%2F7%2F7%2F7%2F7%2F7+r+1&x&bad=%zz%4");
-        assert_eq!(p["game"], "connect4");
-        assert_eq!(p["fen"], "7/7/7/7/7/7 r 1");
-        assert_eq!(p["x"], "");
-        assert_eq!(p["bad"], "%zz%4");
+    fn queries() {
+        assert_eq!(query("id=ab&since=3", "since").as_deref(), Some("3"));
+        assert_eq!(query("id=a%2Fb+c", "id").as_deref(), Some("a/b c"));
+        assert_eq!(query("id=%zz%4", "id").as_deref(), Some("%zz%4"));
+        assert_eq!(query("x", "id"), None);
+    }
+
+    #[test]
+    fn engine_command_lines() {
+        let e = engine_choice("/usr/games/stockfish").expect("a command");
+        assert_eq!(
+            (e.spec.cmd.as_str(), e.spec.args.len()),
+            ("/usr/games/stockfish", 0)
+        );
+        let e = engine_choice("/x/eng -m ugi").expect("a command");
+        assert_eq!(e.spec.args, ["-m", "ugi"]);
+        let e = engine_choice("name=A cmd=/x proto=ugi").expect("a spec");
+        assert_eq!(e.spec.name, "A");
+        assert!(engine_choice("cmd=/x proto=gtp").is_err());
+        assert!(engine_choice("").is_err());
     }
 }

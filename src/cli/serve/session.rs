@@ -1,594 +1,425 @@
-//! One game on the browser board: the moves played (`GameLine`, so take-backs and repetition
-//! work as in `tabula play`), the engine that plays it (a child process driven over UCI or UGI
-//! with `arena::child`, the code `tabula match` uses: tabula itself unless another engine was
-//! given), what the engine is thinking, and the exact value of each move where the game's
-//! solver finds it quickly.
-//!
-//! The board the page draws comes from the position's FEN (every game writes rows top to
-//! bottom, digits for runs of empty cells) and each legal move's cells from its notation;
-//! the rules are tabula's own, never the page's.
-//!
-//! Invariants: `epoch` changes with every change of position; an engine answer or a solver
-//! value computed for another `epoch` is thrown away. A thinking thread owns the engine while
-//! it runs and gives it back when done.
+//! One game in the browser (a session): the game line (start, moves, take-back, the result by
+//! the rules), who plays which side, the engine's latest thinking and the exact move values,
+//! and the state the page reads, as JSON. The engine (`engine.rs`) and the solver
+//! (`exact.rs`) each work on a thread of their own that wakes when the position changes;
+//! `Session` is the object-safe face the HTTP layer talks to.
 
-use super::json::{Obj, arr, str_lit};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use super::board::{MoveValue, View, changed, grid_of_fen};
+use super::engine::{self, EngineChoice, Thinking};
+use super::exact;
+use serde_json::{Value, json};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-use tabula::arena::child::{Child, EngineSpec, Got, Proto};
-use tabula::game::{Game, GameResult, Player};
-use tabula::record::GameLine;
-use tabula::search::{MATE, MATE_BOUND};
+use tabula::game::{Game, GameResult};
+use tabula::record::{GameLine, result_text};
 
-/// What the handlers need of a game, whatever its type.
+/// The shortest and longest time per move the page may ask for, in ms.
+pub const MOVETIME_RANGE: (u64, u64) = (10, 600_000);
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Which players people play (player 1, player 2); the engine plays the others.
+    pub human: [bool; 2],
+    pub movetime_ms: u64,
+    /// Index into the server's engines.
+    pub engine: usize,
+    /// Whether the solver works out the exact value of every move.
+    pub exact: bool,
+}
+
+/// What the solver thread knows about the current position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExactState {
+    /// Turned off, or the game has no solver for this position.
+    Off,
+    Running,
+    Done,
+    /// Ran out of time: the values found so far stand.
+    Stopped,
+}
+
+pub struct Inner<G: View> {
+    pub line: GameLine<G>,
+    /// The game's usual start on this board (sent as `startpos`).
+    pub standard: G,
+    pub settings: Settings,
+    /// Bumped on every change the page should see.
+    pub version: u64,
+    /// Bumped on every change of the position (a move, a take-back).
+    pub generation: u64,
+    /// The engine waits (after a take-back when no one plays).
+    pub paused: bool,
+    /// The engine's current search, if it is thinking.
+    pub thinking: Option<Thinking>,
+    /// The last search's final report, kept when it has moved.
+    pub last_thinking: Option<Thinking>,
+    pub engine_error: Option<String>,
+    /// The engine was asked to move at once.
+    pub move_now: bool,
+    pub exact: Vec<MoveValue>,
+    pub exact_state: ExactState,
+    /// The generation the solver last took up.
+    pub exact_gen: u64,
+    pub closed: bool,
+}
+
+pub struct Shared<G: View> {
+    pub inner: Mutex<Inner<G>>,
+    pub changed: Condvar,
+    /// `Inner::generation` and `Inner::closed`, readable without the lock (for the solver's
+    /// abort test).
+    pub generation: AtomicU64,
+    pub closed: AtomicBool,
+    /// Bumped when the exact values are turned on or off (stops the solver's work).
+    pub exact_epoch: AtomicU64,
+}
+
+impl<G: View> Shared<G> {
+    pub fn lock(&self) -> MutexGuard<'_, Inner<G>> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Marks a change the page should see and wakes every waiter.
+    pub fn touch(&self, inner: &mut Inner<G>) {
+        inner.version += 1;
+        self.changed.notify_all();
+    }
+
+    /// Marks a change of the position: the search and the values of the old one are void.
+    pub fn moved(&self, inner: &mut Inner<G>) {
+        inner.generation += 1;
+        self.generation.store(inner.generation, Relaxed);
+        if let Some(t) = inner.thinking.take() {
+            inner.last_thinking = Some(t);
+        }
+        inner.exact.clear();
+        inner.exact_state = ExactState::Off;
+        inner.move_now = false;
+        self.touch(inner);
+    }
+}
+
+/// A session as the HTTP layer sees it.
 pub trait Session: Send + Sync {
-    fn state(&self) -> String;
+    /// The state, once its version is past `since` or `wait` has passed.
+    fn state(&self, since: Option<u64>, wait: Duration) -> Value;
+    /// A person's move, in protocol or human notation.
     fn play(&self, mv: &str) -> Result<(), String>;
-    fn go(&self, ms: u64) -> Result<(), String>;
-    fn stop(&self);
+    /// Takes back to the last position where a person is to move.
     fn undo(&self) -> Result<(), String>;
-    fn set_fen(&self, fen: &str) -> Result<(), String>;
+    fn settings(&self, s: Settings) -> Result<(), String>;
+    fn current_settings(&self) -> Settings;
+    /// Asks the thinking engine for its move now.
+    fn move_now(&self) -> Result<(), String>;
+    /// Ends the session's threads and its engine.
+    fn close(&self);
 }
 
-#[derive(Clone, Debug, Default)]
-struct Thinking {
-    depth: u32,
-    score: String,
-    nodes: u64,
-    pv: String,
+pub struct Live<G: View> {
+    id: String,
+    shared: Arc<Shared<G>>,
+    engines: Arc<Vec<EngineChoice>>,
 }
 
-struct State<G: Game> {
-    line: GameLine<G>,
-    epoch: u64,
-    /// The grid before the last move (the page marks what changed: flips, captures).
-    before: Vec<char>,
-    engine: Option<Child>,
-    busy: bool,
-    thinking: Thinking,
-    /// (epoch, [(move, value)]) from the solver.
-    values: Option<(u64, Vec<(String, String)>)>,
-    error: Option<String>,
-}
-
-pub struct GameSession<G: Game> {
-    state: Arc<Mutex<State<G>>>,
-    stop_flag: Arc<AtomicBool>,
-    spec: EngineSpec,
-    proto: Proto,
-    engine_name: String,
-}
-
-/// The cells of a FEN's board, row by row from the top: `.` empty, else the FEN's letter.
-pub fn grid(fen: &str) -> (usize, usize, Vec<char>) {
-    let board = fen.split_whitespace().next().unwrap_or("");
-    let mut cells = Vec::new();
-    let mut rows = 0;
-    for row in board.split('/') {
-        rows += 1;
-        let mut run = 0usize;
-        for c in row.chars() {
-            if let Some(d) = c.to_digit(10) {
-                run = run * 10 + d as usize;
-            } else {
-                cells.extend(std::iter::repeat_n('.', run));
-                run = 0;
-                cells.push(c);
-            }
-        }
-        cells.extend(std::iter::repeat_n('.', run));
-    }
-    let cols = cells.len().checked_div(rows).unwrap_or(0);
-    (rows, cols, cells)
-}
-
-/// A square `a1`-style name (column letter, then row counted from the top, or from the bottom
-/// for chess) as a cell index.
-fn square(text: &str, rows: usize, cols: usize, chess: bool) -> Option<usize> {
-    let mut chars = text.chars();
-    let c = chars.next()?;
-    let col = (c.to_ascii_lowercase() as u8).checked_sub(b'a')? as usize;
-    let row: usize = chars.as_str().parse().ok()?;
-    if col >= cols || row == 0 || row > rows {
-        return None;
-    }
-    let r = if chess { rows - row } else { row - 1 };
-    Some(r * cols + col)
-}
-
-/// The cells a move names in its notation: (the cells a click on which picks it, the target
-/// cell of a second click). Connect Four: the whole column; chess: from, then to; Othello and
-/// Domineering: the square (the domino's top or left cell). A pass names none.
-fn move_cells(game: &str, text: &str, rows: usize, cols: usize) -> (Vec<usize>, Option<usize>) {
-    match game {
-        "connect4" => {
-            let col = text
-                .bytes()
-                .next()
-                .map_or(usize::MAX, |b| b.wrapping_sub(b'a') as usize);
-            if col < cols {
-                ((0..rows).map(|r| r * cols + col).collect(), None)
-            } else {
-                (Vec::new(), None)
-            }
-        }
-        "chess" if text.len() >= 4 => (
-            square(&text[..2], rows, cols, true).into_iter().collect(),
-            square(&text[2..4], rows, cols, true),
-        ),
-        _ => {
-            // The first square of the notation: letters then digits.
-            let end = text
-                .char_indices()
-                .skip(1)
-                .find(|&(_, c)| c.is_ascii_alphabetic())
-                .map_or(text.len(), |(i, _)| i);
-            (
-                square(&text[..end], rows, cols, false)
-                    .into_iter()
-                    .collect(),
-                None,
-            )
-        }
-    }
-}
-
-fn player_name(p: Player) -> &'static str {
-    match p {
-        Player::P1 => "p1",
-        Player::P2 => "p2",
-    }
-}
-
-/// A solver's score as a person reads it: `win in 7 plies`, `loss in 4 plies`, `draw`, or
-/// (Othello) the final disc margin, `+6 discs`.
-fn score_text(game: &str, score: i32) -> String {
-    if game == "othello" && score.abs() < MATE_BOUND {
-        format!("{:+} discs", score / 100)
-    } else if score >= MATE_BOUND {
-        format!("win in {} plies", MATE - score)
-    } else if score <= -MATE_BOUND {
-        format!("loss in {} plies", MATE + score)
-    } else if score == 0 {
-        "draw".into()
-    } else {
-        format!("{:+}", score)
-    }
-}
-
-impl<G: Game + Send + Sync + 'static> GameSession<G> {
-    pub fn new(start: G, spec: EngineSpec, proto: Proto) -> Self {
-        let before = grid(&start.fen()).2;
-        let s = GameSession {
-            engine_name: spec.name.clone(),
-            state: Arc::new(Mutex::new(State {
+impl<G: View> Live<G> {
+    /// Starts a session from `start`; `standard` is the game's usual start on this board.
+    pub fn start(
+        id: String,
+        start: G,
+        standard: G,
+        settings: Settings,
+        engines: Arc<Vec<EngineChoice>>,
+        tabula_args: Vec<String>,
+    ) -> Live<G> {
+        let shared = Arc::new(Shared {
+            inner: Mutex::new(Inner {
                 line: GameLine::new(start),
-                epoch: 0,
-                before,
-                engine: None,
-                busy: false,
-                thinking: Thinking::default(),
-                values: None,
-                error: None,
-            })),
-            stop_flag: Arc::new(AtomicBool::new(false)),
-            spec,
-            proto,
-        };
-        if let Ok(st) = s.state.lock() {
-            start_values(&s.state, &st);
+                standard,
+                settings,
+                version: 1,
+                generation: 1,
+                paused: false,
+                thinking: None,
+                last_thinking: None,
+                engine_error: None,
+                move_now: false,
+                exact: Vec::new(),
+                exact_state: ExactState::Off,
+                exact_gen: 0,
+                closed: false,
+            }),
+            changed: Condvar::new(),
+            generation: AtomicU64::new(1),
+            closed: AtomicBool::new(false),
+            exact_epoch: AtomicU64::new(0),
+        });
+        let (s, e) = (shared.clone(), engines.clone());
+        std::thread::spawn(move || engine::run(s, e, tabula_args));
+        let s = shared.clone();
+        std::thread::spawn(move || exact::run(s));
+        Live {
+            id,
+            shared,
+            engines,
         }
-        s
-    }
-
-    fn lock(&self) -> Result<std::sync::MutexGuard<'_, State<G>>, String> {
-        self.state
-            .lock()
-            .map_err(|_| "the game's state is unusable".to_string())
-    }
-
-    /// A new position: `epoch` moves on, old answers are void, the solver starts on it.
-    fn changed(&self, st: &mut State<G>, before: Vec<char>) {
-        st.epoch += 1;
-        st.before = before;
-        st.thinking = Thinking::default();
-        st.values = None;
-        st.error = None;
-        self.start_values(st);
-    }
-
-    fn start_values(&self, st: &State<G>) {
-        start_values(&self.state, st);
     }
 }
 
-/// The exact value of every legal move, found by the game's solver in a thread, if each
-/// child position solves within the time left (else none are shown).
-fn start_values<G: Game + Send + Sync + 'static>(state: &Arc<Mutex<State<G>>>, st: &State<G>) {
-    let pos = st.line.pos.clone();
-    if pos.result().is_some() || st.line.result().is_some() {
-        return;
-    }
-    let (_, _, cells) = grid(&pos.fen());
-    let empty = cells.iter().filter(|&&c| c == '.').count();
-    let worth = match G::NAME {
-        "connect4" => true,
-        "othello" => empty <= 14,
-        "domineering" => cells.len() <= 64,
-        _ => false,
-    };
-    if !worth {
-        return;
-    }
-    let epoch = st.epoch;
-    let state = Arc::clone(state);
-    std::thread::spawn(move || {
-        let deadline = Instant::now() + Duration::from_secs(3);
-        let abort = || Instant::now() >= deadline;
-        let mut moves = Vec::new();
-        pos.legal_moves(&mut moves);
-        let mut out = Vec::new();
-        for mv in moves {
-            let mut child = pos.clone();
-            child.play(mv);
-            let value = match child.outcome() {
-                Some(o) => {
-                    let r = GameResult::from_outcome(o, child.to_move());
-                    match (r, pos.to_move()) {
-                        (GameResult::Draw, _) => "draw".to_string(),
-                        (GameResult::P1Win, Player::P1) | (GameResult::P2Win, Player::P2) => {
-                            "wins at once".to_string()
-                        }
-                        _ => "loses at once".to_string(),
-                    }
-                }
-                None => match child.solve(&abort) {
-                    Some(s) => score_text(G::NAME, -s.score),
-                    None => return,
-                },
-            };
-            out.push((pos.format_move(mv), value));
-        }
-        if let Ok(mut st) = state.lock()
-            && st.epoch == epoch
-        {
-            st.values = Some((epoch, out));
-        }
-    });
+fn player_index(p: tabula::game::Player) -> usize {
+    p.index()
 }
 
-/// What an `info` line says: depth, score, nodes, pv.
-fn read_info(line: &str, t: &mut Thinking) {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let mut i = 1;
-    while i < words.len() {
-        match words[i] {
-            "depth" => {
-                t.depth = words
-                    .get(i + 1)
-                    .and_then(|w| w.parse().ok())
-                    .unwrap_or(t.depth);
-                i += 2;
-            }
-            "nodes" => {
-                t.nodes = words
-                    .get(i + 1)
-                    .and_then(|w| w.parse().ok())
-                    .unwrap_or(t.nodes);
-                i += 2;
-            }
-            "score" => {
-                let kind = words.get(i + 1).copied().unwrap_or("");
-                let v: i64 = words.get(i + 2).and_then(|w| w.parse().ok()).unwrap_or(0);
-                t.score = match kind {
-                    "cp" => format!("{:+.2}", v as f64 / 100.0),
-                    "mate" => format!("mate {v}"),
-                    _ => t.score.clone(),
-                };
-                i += 3;
-            }
-            "pv" => {
-                t.pv = words[i + 1..].join(" ");
+impl<G: View> Session for Live<G> {
+    fn state(&self, since: Option<u64>, wait: Duration) -> Value {
+        let until = Instant::now() + wait;
+        let mut inner = self.shared.lock();
+        while let Some(v) = since {
+            let left = until.saturating_duration_since(Instant::now());
+            if inner.version > v || left.is_zero() || inner.closed {
                 break;
             }
-            _ => i += 1,
-        }
-    }
-}
-
-impl<G: Game + Send + Sync + 'static> Session for GameSession<G> {
-    fn state(&self) -> String {
-        let Ok(st) = self.lock() else {
-            return "{\"error\":\"the game's state is unusable\"}".into();
-        };
-        let pos = &st.line.pos;
-        let fen = pos.fen();
-        let (rows, cols, cells) = grid(&fen);
-        let mut legal = Vec::new();
-        let mut moves = Vec::new();
-        if st.line.result().is_none() {
-            pos.legal_moves(&mut moves);
-        }
-        for &mv in &moves {
-            let text = pos.format_move(mv);
-            let (click, to) = move_cells(G::NAME, &text, rows, cols);
-            let mut o = Obj::new();
-            o.str("move", &text);
-            o.raw("click", &arr(click.iter().map(|c| c.to_string())));
-            o.raw("to", &to.map_or("null".into(), |t| t.to_string()));
-            o.str("human", &pos.format_human(mv));
-            legal.push(o.done());
-        }
-        let last_cells = st.line.moves.last().map(|&mv| {
-            let mut prev = st.line.start.clone();
-            for &m in &st.line.moves[..st.line.moves.len() - 1] {
-                prev.play(m);
-            }
-            let text = prev.format_move(mv);
-            let (click, to) = move_cells(G::NAME, &text, rows, cols);
-            let mut all: Vec<usize> = if G::NAME == "connect4" {
-                // The cell the disc fell into: the column's cell that changed.
-                click
-                    .into_iter()
-                    .filter(|&c| st.before.get(c) != cells.get(c))
-                    .collect()
-            } else {
-                click
+            inner = match self.shared.changed.wait_timeout(inner, left) {
+                Ok((g, _)) => g,
+                Err(e) => e.into_inner().0,
             };
-            all.extend(to);
-            (text, all)
-        });
-        let changed: Vec<usize> = (0..cells.len())
-            .filter(|&i| st.before.get(i).is_some_and(|b| *b != cells[i]))
-            .collect();
-        let mut o = Obj::new();
-        o.str("game", G::NAME);
-        o.str("fen", &fen);
-        o.num("rows", rows as i64);
-        o.num("cols", cols as i64);
-        o.raw("cells", &arr(cells.iter().map(|c| str_lit(&c.to_string()))));
-        o.str("toMove", player_name(pos.to_move()));
-        o.raw("legal", &arr(legal));
-        o.raw(
-            "last",
-            &last_cells.map_or("null".into(), |(t, c)| {
-                let mut l = Obj::new();
-                l.str("move", &t);
-                l.raw("cells", &arr(c.iter().map(|x| x.to_string())));
-                l.done()
-            }),
-        );
-        o.raw("changed", &arr(changed.iter().map(|c| c.to_string())));
-        o.raw(
-            "history",
-            &arr(st.line.human_moves().iter().map(|m| str_lit(m))),
-        );
-        match st.line.result() {
-            Some((r, why)) => {
-                let winner = match r {
-                    GameResult::P1Win => "p1",
-                    GameResult::P2Win => "p2",
-                    GameResult::Draw => "draw",
-                };
-                o.str("result", winner);
-                o.str("reason", &why);
-            }
-            None => o.raw("result", "null"),
         }
-        o.str("engine", &self.engine_name);
-        o.raw("busy", if st.busy { "true" } else { "false" });
-        let mut t = Obj::new();
-        t.num("depth", st.thinking.depth as i64);
-        t.str("score", &st.thinking.score);
-        t.num("nodes", st.thinking.nodes as i64);
-        t.str("pv", &st.thinking.pv);
-        o.raw("thinking", &t.done());
-        match &st.values {
-            Some((g, v)) if *g == st.epoch => o.raw(
-                "values",
-                &arr(v.iter().map(|(m, val)| {
-                    let mut x = Obj::new();
-                    x.str("move", m);
-                    x.str("value", val);
-                    x.done()
-                })),
-            ),
-            _ => o.raw("values", "null"),
-        }
-        match &st.error {
-            Some(e) => o.str("error", e),
-            None => o.raw("error", "null"),
-        }
-        o.done()
+        snapshot(&self.id, &inner, &self.engines)
     }
 
     fn play(&self, text: &str) -> Result<(), String> {
-        let mut st = self.lock()?;
-        if st.busy {
-            return Err("the engine is thinking: stop it or wait".into());
+        let mut inner = self.shared.lock();
+        if let Some((_, why)) = inner.line.result() {
+            return Err(format!("the game is over ({why})"));
         }
-        if st.line.result().is_some() {
-            return Err("the game is over".into());
+        let me = player_index(inner.line.pos.to_move());
+        if !inner.settings.human[me] {
+            return Err(format!(
+                "it is the engine's turn ({} to move)",
+                G::SIDES[me]
+            ));
         }
-        let mv = st.line.pos.parse_move(text)?;
-        let before = grid(&st.line.pos.fen()).2;
-        st.line.play(mv);
-        self.changed(&mut st, before);
+        let mv = inner.line.pos.parse_human(text.trim())?;
+        inner.line.play(mv);
+        inner.paused = false;
+        self.shared.moved(&mut inner);
         Ok(())
-    }
-
-    fn go(&self, ms: u64) -> Result<(), String> {
-        let mut st = self.lock()?;
-        if st.busy {
-            return Err("the engine is already thinking".into());
-        }
-        if st.line.result().is_some() {
-            return Err("the game is over".into());
-        }
-        let engine = match st.engine.take() {
-            Some(c) if !c.dead => c,
-            _ => Child::start(&self.spec, self.proto, Duration::from_secs(10))?,
-        };
-        st.busy = true;
-        st.thinking = Thinking::default();
-        let epoch = st.epoch;
-        let fen = st.line.start.fen();
-        let moves = st.line.protocol_moves();
-        drop(st);
-        let state = Arc::clone(&self.state);
-        let stop = Arc::clone(&self.stop_flag);
-        stop.store(false, Relaxed);
-        let proto = self.proto;
-        std::thread::spawn(move || {
-            let mut engine = engine;
-            let position = if moves.is_empty() {
-                format!("position fen {fen}")
-            } else {
-                format!("position fen {fen} moves {}", moves.join(" "))
-            };
-            let newgame = if proto == Proto::Uci {
-                "ucinewgame"
-            } else {
-                "uginewgame"
-            };
-            let sent = engine
-                .send(newgame)
-                .and_then(|_| engine.send(&position))
-                .and_then(|_| engine.send(&format!("go movetime {ms}")));
-            let deadline = Instant::now() + Duration::from_millis(ms) + Duration::from_secs(10);
-            let mut answer: Result<String, String> = sent.map(|_| String::new());
-            let mut stopped = false;
-            while answer.as_ref().is_ok_and(|a| a.is_empty()) {
-                if stop.load(Relaxed) && !stopped {
-                    stopped = true;
-                    let _ = engine.send("stop");
-                }
-                let step = (Instant::now() + Duration::from_millis(50)).min(deadline);
-                match engine.recv(step) {
-                    Got::Line(l) if l.starts_with("info ") => {
-                        if let Ok(mut st) = state.lock()
-                            && st.epoch == epoch
-                        {
-                            read_info(&l, &mut st.thinking);
-                        }
-                    }
-                    Got::Line(l) if l.starts_with("bestmove") => {
-                        answer = Ok(l.split_whitespace().nth(1).unwrap_or("0000").to_string());
-                    }
-                    Got::Line(_) => {}
-                    Got::Timeout if Instant::now() >= deadline => {
-                        answer = Err(format!("{}: no bestmove in time", engine.name));
-                    }
-                    Got::Timeout => {}
-                    Got::Eof => answer = Err(format!("{}: the engine exited", engine.name)),
-                }
-            }
-            let Ok(mut st) = state.lock() else {
-                return;
-            };
-            st.busy = false;
-            match answer {
-                Ok(mv) if st.epoch == epoch && !stopped => {
-                    match st.line.pos.parse_move(&mv) {
-                        Ok(m) => {
-                            let before = grid(&st.line.pos.fen()).2;
-                            st.line.play(m);
-                            st.epoch += 1;
-                            st.before = before;
-                            st.values = None;
-                            start_values(&state, &st);
-                        }
-                        Err(e) => st.error = Some(format!("the engine played '{mv}': {e}")),
-                    }
-                    st.engine = Some(engine);
-                }
-                Ok(_) => st.engine = Some(engine),
-                Err(e) => {
-                    engine.kill();
-                    st.error = Some(e);
-                }
-            }
-        });
-        Ok(())
-    }
-
-    fn stop(&self) {
-        self.stop_flag.store(true, Relaxed);
     }
 
     fn undo(&self) -> Result<(), String> {
-        let mut st = self.lock()?;
-        if st.busy {
-            return Err("the engine is thinking: stop it first".into());
+        let mut inner = self.shared.lock();
+        if inner.line.moves.is_empty() {
+            return Err("there is no move to take back".into());
         }
-        if !st.line.undo() {
-            return Err("nothing to take back".into());
+        let human = inner.settings.human;
+        loop {
+            inner.line.undo();
+            let me = player_index(inner.line.pos.to_move());
+            if !(human[0] || human[1]) || human[me] || inner.line.moves.is_empty() {
+                break;
+            }
         }
-        let before = grid(&st.line.pos.fen()).2;
-        self.changed(&mut st, before);
+        // With no person playing, the engines wait until told to go on.
+        inner.paused = !(human[0] || human[1]);
+        self.shared.moved(&mut inner);
         Ok(())
     }
 
-    fn set_fen(&self, fen: &str) -> Result<(), String> {
-        let mut st = self.lock()?;
-        if st.busy {
-            return Err("the engine is thinking: stop it first".into());
+    fn settings(&self, s: Settings) -> Result<(), String> {
+        if s.engine >= self.engines.len() {
+            return Err(format!(
+                "no engine {} (there are {})",
+                s.engine,
+                self.engines.len()
+            ));
         }
-        let pos = st.line.start.parse_fen(fen)?;
-        let before = grid(&pos.fen()).2;
-        st.line = GameLine::new(pos);
-        self.changed(&mut st, before);
+        if !(MOVETIME_RANGE.0..=MOVETIME_RANGE.1).contains(&s.movetime_ms) {
+            return Err(format!(
+                "movetime {} ms: expected {}..{}",
+                s.movetime_ms, MOVETIME_RANGE.0, MOVETIME_RANGE.1
+            ));
+        }
+        let mut inner = self.shared.lock();
+        let exact_changed = inner.settings.exact != s.exact;
+        inner.settings = s;
+        inner.paused = false;
+        // A new engine (or the same one again) gets another chance after an error.
+        inner.engine_error = None;
+        if exact_changed {
+            self.shared.exact_epoch.fetch_add(1, Relaxed);
+            inner.exact.clear();
+            inner.exact_state = ExactState::Off;
+            inner.exact_gen = 0;
+        }
+        self.shared.touch(&mut inner);
         Ok(())
+    }
+
+    fn current_settings(&self) -> Settings {
+        self.shared.lock().settings.clone()
+    }
+
+    fn move_now(&self) -> Result<(), String> {
+        let mut inner = self.shared.lock();
+        if inner.thinking.is_none() {
+            return Err("the engine is not thinking".into());
+        }
+        inner.move_now = true;
+        self.shared.touch(&mut inner);
+        Ok(())
+    }
+
+    fn close(&self) {
+        let mut inner = self.shared.lock();
+        inner.closed = true;
+        self.shared.closed.store(true, Relaxed);
+        self.shared.touch(&mut inner);
     }
 }
 
-impl<G: Game> Drop for GameSession<G> {
+impl<G: View> Drop for Live<G> {
     fn drop(&mut self) {
-        self.stop_flag.store(true, Relaxed);
-        if let Ok(mut st) = self.state.lock()
-            && let Some(c) = st.engine.take()
-        {
-            c.quit();
-        }
+        self.close();
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+fn cells_json(cells: &[(u32, u32)]) -> Value {
+    Value::Array(cells.iter().map(|&(r, c)| json!([r, c])).collect())
+}
 
-    #[test]
-    fn grids_and_move_cells() {
-        let (r, c, cells) = grid("7/7/7/7/7/3r3 y 2");
-        assert_eq!((r, c, cells.len(), cells[38]), (6, 7, 42, 'r'));
-        let (r, c, cells) = grid("16/16/16/16/16/16/16/7xo7/7ox7/16/16/16/16/16/16/16 x");
-        assert_eq!(
-            (r, c, cells[7 * 16 + 7], cells[7 * 16 + 8]),
-            (16, 16, 'x', 'o')
-        );
-        assert_eq!(move_cells("chess", "e2e4", 8, 8), (vec![52], Some(36)));
-        assert_eq!(move_cells("othello", "d3", 8, 8), (vec![19], None));
-        assert_eq!(move_cells("domineering", "c3c4", 8, 8), (vec![18], None));
-        assert_eq!(
-            move_cells("connect4", "b", 6, 7).0,
-            vec![1, 8, 15, 22, 29, 36]
-        );
-        assert_eq!(move_cells("othello", "0000", 8, 8).0, Vec::<usize>::new());
+/// A move as people read it; Othello's pass is `pass`.
+fn human_text<G: Game>(pos: &G, mv: G::Move) -> String {
+    match pos.format_human(mv) {
+        t if t == "0000" => "pass".into(),
+        t => t,
     }
+}
 
-    #[test]
-    fn info_lines_are_read() {
-        let mut t = Thinking::default();
-        read_info(
-            "info depth 9 seldepth 12 score cp -35 nodes 1234 nps 1 pv e2e4 e7e5",
-            &mut t,
-        );
-        assert_eq!(
-            (t.depth, t.score.as_str(), t.nodes, t.pv.as_str()),
-            (9, "-0.35", 1234, "e2e4 e7e5")
-        );
-        read_info("info depth 10 score mate 3 pv d", &mut t);
-        assert_eq!(t.score, "mate 3");
+fn thinking_json(t: &Thinking) -> Value {
+    json!({
+        "side": t.side,
+        "depth": t.depth,
+        "seldepth": t.seldepth,
+        "score": t.score,
+        "nodes": t.nodes,
+        "nps": t.nps,
+        "time": t.time_ms,
+        "pv": t.pv,
+    })
+}
+
+/// The state the page draws: the board, the legal moves with their cells, the last move and
+/// what it changed, the result, the engine and the solver.
+fn snapshot<G: View>(id: &str, inner: &Inner<G>, engines: &[EngineChoice]) -> Value {
+    let line = &inner.line;
+    let pos = &line.pos;
+    let result = line.result();
+    let mut legal = Vec::new();
+    if result.is_none() {
+        pos.legal_moves(&mut legal);
     }
+    let moves: Vec<Value> = legal
+        .iter()
+        .map(|&m| {
+            let uci = pos.format_move(m);
+            json!({
+                "uci": uci,
+                "text": human_text(pos, m),
+                "cells": cells_json(&pos.move_cells(m)),
+                "pass": uci == "0000",
+            })
+        })
+        .collect();
+    let last = line.moves.last().map(|&mv| {
+        let mut before = line.start.clone();
+        for &m in &line.moves[..line.moves.len() - 1] {
+            before.play(m);
+        }
+        let placed = before.move_cells(mv);
+        let grid = grid_of_fen(&before.fen());
+        let other: Vec<(u32, u32)> = changed(&grid, &grid_of_fen(&pos.fen()))
+            .into_iter()
+            .filter(|c| !placed.contains(c))
+            .collect();
+        // What the cells held before the move (a captured piece, a flipped disc).
+        let was: Vec<&str> = placed
+            .iter()
+            .chain(&other)
+            .map(|&(r, c)| {
+                grid.get(r as usize)
+                    .and_then(|row| row.get(c as usize))
+                    .map_or("", String::as_str)
+            })
+            .collect();
+        json!({
+            "uci": before.format_move(mv),
+            "text": human_text(&before, mv),
+            "by": player_index(before.to_move()),
+            "cells": cells_json(&placed),
+            "changed": cells_json(&other),
+            "was": was,
+        })
+    });
+    let mut history = Vec::new();
+    let mut p = line.start.clone();
+    for &m in &line.moves {
+        history.push(human_text(&p, m));
+        p.play(m);
+    }
+    let result = result.map(|(r, why)| {
+        json!({
+            "winner": match r {
+                GameResult::P1Win => json!(0),
+                GameResult::P2Win => json!(1),
+                GameResult::Draw => Value::Null,
+            },
+            "text": result_text(Some(r)),
+            "reason": why,
+        })
+    });
+    let to_move = player_index(pos.to_move());
+    let cells = G::cells(line);
+    let engine = engines.get(inner.settings.engine);
+    json!({
+        "id": id,
+        "version": inner.version,
+        "game": G::NAME,
+        "sides": G::SIDES,
+        "input": G::INPUT,
+        "rows": cells.len(),
+        "cols": cells.first().map_or(0, |r| r.len()),
+        "cells": cells,
+        "fen": pos.fen(),
+        "start_fen": line.start.fen(),
+        "to_move": to_move,
+        "moves": moves,
+        "history": history,
+        "last": last,
+        "result": result,
+        "settings": {
+            "human": inner.settings.human,
+            "movetime": inner.settings.movetime_ms,
+            "engine": inner.settings.engine,
+            "exact": inner.settings.exact,
+        },
+        "engine": {
+            "name": engine.map_or("", |e| e.spec.name.as_str()),
+            "thinking": inner.thinking.is_some(),
+            "error": inner.engine_error,
+            "paused": inner.paused,
+            "info": inner.thinking.as_ref().or(inner.last_thinking.as_ref()).map(thinking_json),
+            "note": inner.thinking.as_ref().or(inner.last_thinking.as_ref()).and_then(|t| t.note.clone()),
+        },
+        "exact": {
+            "state": match inner.exact_state {
+                ExactState::Off => "off",
+                ExactState::Running => "running",
+                ExactState::Done => "done",
+                ExactState::Stopped => "stopped",
+            },
+            "moves": inner.exact.iter().map(|v| json!({
+                "uci": v.mv, "value": v.value, "label": v.label,
+            })).collect::<Vec<_>>(),
+        },
+    })
 }

@@ -1,0 +1,491 @@
+// tabula serve: the page's script. It draws the state the server sends (board cells, legal
+// moves with the cells that enter them, last move, result, engine thinking, solver values)
+// and posts what is clicked. No rule of any game is here: the server decides what is legal.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+let S = null; // the latest state from the server
+let sid = sessionStorage.getItem("tabula-session");
+let pollToken = 0;
+let sel = null; // chess: the selected square, "r,c"
+let hover = null; // Domineering: the hovered cell, "r,c"
+let lastBoard = ""; // the board's HTML as last drawn
+
+const PIECES = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F" };
+const key = (cell) => cell[0] + "," + cell[1];
+// Text from the server (engine names, moves) as HTML.
+const esc = (t) => String(t).replace(/[&<>"']/g, (ch) => "&#" + ch.charCodeAt(0) + ";");
+
+async function call(path, body) {
+  const init = body === undefined ? {} : {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  };
+  const r = await fetch(path, init);
+  let data;
+  try {
+    data = await r.json();
+  } catch (e) {
+    data = { error: "HTTP " + r.status };
+  }
+  if (!r.ok || data.error) throw new Error(data.error || "HTTP " + r.status);
+  return data;
+}
+
+function showError(e) {
+  $("error").textContent = e ? String(e.message || e) : "";
+}
+
+// Posts an action; a state in the answer is drawn at once.
+async function act(path, body) {
+  try {
+    const st = await call(path, body);
+    showError(null);
+    if (st.id) adopt(st);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+function adopt(st) {
+  const fresh = !S || st.id !== S.id;
+  if (st.id !== sid) {
+    sid = st.id;
+    sessionStorage.setItem("tabula-session", sid);
+    startPoll();
+  }
+  if (fresh || st.version >= S.version) {
+    S = st;
+    if (fresh) {
+      sel = null;
+      syncControls();
+    }
+    render();
+  }
+}
+
+// Long-polls the state of the current session; a new session starts a new loop.
+function startPoll() {
+  const token = ++pollToken;
+  (async () => {
+    while (token === pollToken) {
+      try {
+        const since = S && S.id === sid ? S.version : 0;
+        const st = await call("/api/state?id=" + encodeURIComponent(sid) + "&since=" + since);
+        if (token !== pollToken) return;
+        if (!S || st.id !== S.id || st.version > S.version) adopt(st);
+      } catch (e) {
+        if (token !== pollToken) return;
+        if (/no game/.test(e.message)) {
+          showError(e.message + ": start a new game");
+          return;
+        }
+        await sleep(1000);
+      }
+    }
+  })();
+}
+
+function setupBody() {
+  return {
+    game: $("game").value,
+    size: $("size").value,
+    width: $("width").value,
+    height: $("height").value,
+    rows: $("rows").value,
+    cols: $("cols").value,
+    first: $("first").value,
+    human: $("human").value,
+    movetime: $("movetime").value,
+    engine: Number($("engine").value || 0),
+    exact: $("exact").checked,
+  };
+}
+
+async function newGame(fen) {
+  const body = setupBody();
+  if (fen) body.fen = fen;
+  if (sid) body.close = sid;
+  await act("/api/new", body);
+}
+
+function settingsChanged() {
+  if (!sid) return;
+  act("/api/settings", {
+    id: sid,
+    human: $("human").value,
+    movetime: $("movetime").value,
+    engine: Number($("engine").value || 0),
+    exact: $("exact").checked,
+  });
+}
+
+// The controls show the settings of the game on the board.
+function syncControls() {
+  const st = S;
+  $("game").value = st.game;
+  if (st.game === "othello") $("size").value = String(st.rows);
+  if (st.game === "connect4") { $("width").value = st.cols; $("height").value = st.rows; }
+  if (st.game === "domineering") { $("rows").value = st.rows; $("cols").value = st.cols; }
+  const h = st.settings.human;
+  $("human").value = h[0] && h[1] ? "both" : h[0] ? "p1" : h[1] ? "p2" : "none";
+  const mt = String(st.settings.movetime);
+  if (![...$("movetime").options].some((o) => o.value === mt)) {
+    const o = document.createElement("option");
+    o.value = mt;
+    o.textContent = st.settings.movetime / 1000 + " s";
+    $("movetime").appendChild(o);
+  }
+  $("movetime").value = mt;
+  $("engine").value = String(st.settings.engine);
+  $("exact").checked = st.settings.exact;
+  $("fen").value = st.fen;
+  showSizes();
+}
+
+function showSizes() {
+  for (const g of ["othello", "connect4", "domineering"]) {
+    $("size-" + g).hidden = $("game").value !== g;
+  }
+}
+
+const PIECE_NAMES = { p: "a pawn", n: "a knight", b: "a bishop", r: "a rook", q: "a queen" };
+
+// What the last move took or turned over, in words.
+function lastDetail(st) {
+  const l = st.last;
+  if (st.game === "othello" && l.changed.length) {
+    return ", " + l.changed.length + (l.changed.length === 1 ? " disc" : " discs") + " flipped";
+  }
+  if (st.game === "chess") {
+    const white = l.by === 0;
+    const taken = l.was.find((p) => p && (p === p.toLowerCase()) === white);
+    if (taken) return ", takes " + (PIECE_NAMES[taken.toLowerCase()] || taken);
+  }
+  return "";
+}
+
+function humanToMove(st) {
+  return !st.result && st.settings.human[st.to_move];
+}
+
+// Classes of the exact value: win, draw or loss for the mover.
+function valueClass(v) {
+  return v > 0 ? "win" : v < 0 ? "loss" : "draw";
+}
+
+function cellContent(st, text) {
+  if (!text) return "";
+  text = esc(text);
+  switch (st.game) {
+    case "chess": {
+      const lower = text.toLowerCase();
+      const side = text === lower ? "b" : "w";
+      return '<span class="piece ' + side + '">' + (PIECES[lower] || text) + "\uFE0E</span>";
+    }
+    case "othello":
+      return '<div class="disc ' + text + '"></div>';
+    default:
+      return "";
+  }
+}
+
+function render() {
+  const st = S;
+  if (!st) return;
+  const board = $("board");
+  board.className = st.game;
+  const px = Math.max(26, Math.min(64, Math.floor(520 / Math.max(st.rows, st.cols))));
+  document.documentElement.style.setProperty("--cell", px + "px");
+  const flip = st.game === "chess" && !st.settings.human[0] && st.settings.human[1];
+  const rows = [...Array(st.rows).keys()];
+  const cols = [...Array(st.cols).keys()];
+  if (flip) { rows.reverse(); cols.reverse(); }
+  const mine = humanToMove(st);
+  const legal = mine ? st.moves.filter((m) => !m.pass) : [];
+  const exact = new Map(st.exact.moves.map((v) => [v.uci, v]));
+
+  // Per cell: classes and a tag.
+  const cls = new Map();
+  const add = (cell, c) => {
+    const k = key(cell);
+    cls.set(k, (cls.get(k) || "") + " " + c);
+  };
+  const tags = new Map();
+  if (st.last) {
+    for (const c of st.last.cells) add(c, "last");
+    for (const c of st.last.changed) add(c, st.game === "othello" ? "flip" : "last");
+  }
+  const columnTags = new Map();
+  if (st.game === "chess") {
+    for (const m of legal) add(m.cells[0], "can");
+    if (sel) {
+      add(sel.split(",").map(Number), "sel");
+      for (const m of legal) {
+        if (key(m.cells[0]) === sel) {
+          const [r, c] = m.cells[1];
+          add(m.cells[1], "target can" + (st.cells[r][c] ? " occupied" : ""));
+        }
+      }
+    }
+    const check = st.last && /[+#]$/.test(st.last.text);
+    if (check) {
+      const king = st.to_move === 0 ? "K" : "k";
+      st.cells.forEach((row, r) => row.forEach((t, c) => { if (t === king) add([r, c], "check"); }));
+    }
+  } else if (st.game === "othello") {
+    for (const m of legal) add(m.cells[0], "target can");
+    for (const m of st.moves) {
+      const v = exact.get(m.uci);
+      if (v && m.cells.length) tags.set(key(m.cells[0]), v);
+    }
+  } else if (st.game === "connect4") {
+    for (const m of legal) {
+      for (let r = 0; r < st.rows; r++) add([r, m.cells[0][1]], "can");
+    }
+    for (const m of st.moves) {
+      const v = exact.get(m.uci);
+      if (v && m.cells.length) columnTags.set(m.cells[0][1], v);
+    }
+  } else if (st.game === "domineering") {
+    for (const m of legal) for (const c of m.cells) add(c, "can");
+    const h = hover && domineeringMove(st, hover.split(",").map(Number));
+    if (h) for (const c of h.cells) add(c, "preview" + (st.to_move === 1 ? " pv" : ""));
+    for (const m of st.moves) {
+      const v = exact.get(m.uci);
+      if (v && v.value > 0 && m.cells.length) add(m.cells[0], "winmark");
+    }
+  }
+
+  const labelsTop = st.game === "othello" || st.game === "domineering";
+  const letters = (c) => String.fromCharCode(97 + c);
+  const rowLabel = (r) => (st.game === "chess" ? String(8 - r) : st.game === "connect4" ? "" : String(r + 1));
+  let html = "";
+  board.style.gridTemplateColumns = "22px repeat(" + st.cols + ", var(--cell))";
+  if (labelsTop) {
+    html += '<div class="coord"></div>';
+    for (const c of cols) html += '<div class="coord">' + letters(c) + "</div>";
+  }
+  if (st.game === "connect4") {
+    html += '<div class="coord head"></div>';
+    for (const c of cols) {
+      const v = columnTags.get(c);
+      html += '<div class="coord head" id="colval-' + c + '">' +
+        (v ? '<span class="tag ' + valueClass(v.value) + '" style="position:static">' + esc(v.label) + "</span>" : "") + "</div>";
+    }
+  }
+  for (const r of rows) {
+    html += '<div class="coord">' + rowLabel(r) + "</div>";
+    for (const c of cols) {
+      const text = st.cells[r][c];
+      let cl = "cell" + (cls.get(r + "," + c) || "");
+      if (st.game === "chess") cl += (r + c) % 2 === 0 ? " light" : " dark";
+      let inner = cellContent(st, text);
+      if (st.game === "connect4") inner = '<div class="hole ' + text + '"></div>';
+      if (st.game === "domineering" && text) {
+        const half = { "h<": "h left", "h>": "h right", "v^": "v top", vv: "v bottom" }[text];
+        inner = '<div class="dom ' + (half || "covered") + '"></div>';
+        cl += " full";
+      }
+      const t = tags.get(r + "," + c);
+      if (t) inner += '<span class="tag ' + valueClass(t.value) + '">' + esc(t.label) + "</span>";
+      html += '<div class="' + cl + '" id="cell-' + r + "-" + c + '" data-r="' + r + '" data-c="' + c + '">' + inner + "</div>";
+    }
+  }
+  if (!labelsTop) {
+    html += '<div class="coord"></div>';
+    for (const c of cols) html += '<div class="coord">' + letters(c) + "</div>";
+  }
+  // Only a changed board is drawn again (a click must not meet a replaced cell).
+  if (html !== lastBoard) {
+    board.innerHTML = html;
+    lastBoard = html;
+  }
+  renderPanel(st);
+}
+
+function renderPanel(st) {
+  const [p1, p2] = st.sides;
+  const names = [p1, p2];
+  let turn = "";
+  if (st.history.length && st.history[st.history.length - 1] === "pass" && st.last) {
+    turn += names[st.last.by] + " passes. ";
+  }
+  if (!st.result) {
+    const who = names[st.to_move];
+    const pass = st.moves.length === 1 && st.moves[0].pass;
+    turn += who + " to move";
+    if (humanToMove(st)) turn += pass ? ": no legal move, you must pass" : ": your move";
+    else if (st.engine.error) turn += " (the engine failed)";
+    else if (st.engine.paused) turn += " (paused)";
+    else turn += ": " + st.engine.name + " is thinking";
+  }
+  $("turn").textContent = turn;
+  $("lastmove").textContent = st.last ? "Last move: " + names[st.last.by] + " " + st.last.text + lastDetail(st) : "";
+  let counts = "";
+  if (st.game === "othello") {
+    let x = 0, o = 0;
+    for (const row of st.cells) for (const t of row) { if (t === "x") x++; if (t === "o") o++; }
+    counts = "Black " + x + " \u00B7 White " + o;
+  }
+  $("counts").textContent = counts;
+  let res = "";
+  if (st.result) {
+    const w = st.result.winner;
+    res = "Game over: " + (w === null ? "a draw" : names[w] + " wins") + " (" + st.result.text + ", " + st.result.reason + ")";
+  }
+  $("result").textContent = res;
+
+  $("undo").disabled = st.history.length === 0;
+  $("movenow").disabled = !st.engine.thinking;
+  $("pass").hidden = !(humanToMove(st) && st.moves.some((m) => m.pass));
+  if (document.activeElement !== $("fen")) $("fen").value = st.fen;
+  if (!$("promo").hidden && !humanToMove(st)) $("promo").hidden = true;
+
+  const e = st.engine;
+  $("engine-name").textContent = e.name;
+  $("engine-state").textContent = e.error ? "" : e.thinking ? "(thinking)" : "";
+  const info = e.info || {};
+  const fmt = (n) => (n === null || n === undefined ? "\u2013" : Number(n).toLocaleString("en"));
+  $("depth").textContent = info.depth == null ? "\u2013" : info.depth + (info.seldepth ? "/" + info.seldepth : "");
+  $("score").textContent = info.score == null ? "\u2013" : info.score + " (" + names[info.side] + ")";
+  $("nodes").textContent = fmt(info.nodes);
+  $("nps").textContent = info.nps == null ? "\u2013" : fmt(info.nps) + " n/s";
+  $("pv").textContent = info.pv && info.pv.length ? "PV " + info.pv.join(" ") : "";
+  $("note").textContent = e.error ? e.error : e.note || "";
+  $("note").style.color = e.error ? "var(--loss)" : "";
+
+  const x = st.exact;
+  $("exact-box").hidden = st.game === "chess";
+  $("exact-state").textContent = {
+    off: st.result ? "" : st.settings.exact ? "(no exact values here)" : "(off)",
+    running: "(solving\u2026)",
+    done: "(exact)",
+    stopped: "(out of time)",
+  }[x.state] || "";
+  const vals = [...x.moves].sort((a, b) => b.value - a.value);
+  $("values").innerHTML = vals
+    .map((v) => {
+      const m = st.moves.find((mm) => mm.uci === v.uci);
+      return '<span class="val ' + valueClass(v.value) + '">' + esc(m ? m.text : v.uci) + " " + esc(v.label) + "</span>";
+    })
+    .join("");
+
+  const h = $("history");
+  let items = "";
+  if (st.game === "chess") {
+    const black = / b /.test(st.start_fen);
+    const moves = black ? ["\u2026"].concat(st.history) : st.history;
+    for (let i = 0; i < moves.length; i += 2) {
+      items += "<li>" + esc(moves[i]) + (moves[i + 1] ? " " + esc(moves[i + 1]) : "") + "</li>";
+    }
+  } else {
+    items = st.history.map((m) => "<li>" + esc(m) + "</li>").join("");
+  }
+  h.innerHTML = items;
+  h.scrollTop = h.scrollHeight;
+}
+
+// Domineering: the move a click on `cell` makes (the domino whose first cell it is, else
+// one that covers it).
+function domineeringMove(st, cell) {
+  const k = key(cell);
+  const moves = st.moves.filter((m) => !m.pass);
+  return moves.find((m) => key(m.cells[0]) === k) || moves.find((m) => m.cells.some((c) => key(c) === k));
+}
+
+function play(uci) {
+  sel = null;
+  $("promo").hidden = true;
+  act("/api/move", { id: sid, move: uci });
+}
+
+function clicked(r, c) {
+  const st = S;
+  if (!st || !humanToMove(st)) return;
+  const k = r + "," + c;
+  const moves = st.moves.filter((m) => !m.pass);
+  if (st.game === "connect4") {
+    const m = moves.find((mm) => mm.cells[0][1] === c);
+    if (m) play(m.uci);
+  } else if (st.game === "othello") {
+    const m = moves.find((mm) => key(mm.cells[0]) === k);
+    if (m) play(m.uci);
+  } else if (st.game === "domineering") {
+    const m = domineeringMove(st, [r, c]);
+    if (m) play(m.uci);
+  } else if (st.game === "chess") {
+    const to = sel ? moves.filter((m) => key(m.cells[0]) === sel && key(m.cells[1]) === k) : [];
+    if (to.length === 1) {
+      play(to[0].uci);
+    } else if (to.length > 1) {
+      choosePromotion(to);
+    } else {
+      sel = moves.some((m) => key(m.cells[0]) === k) && sel !== k ? k : null;
+      render();
+    }
+  }
+}
+
+// Several moves between the same squares: a promotion; the player picks the piece.
+function choosePromotion(moves) {
+  const box = $("promo").firstElementChild;
+  const white = S.to_move === 0;
+  box.innerHTML = "";
+  for (const m of moves) {
+    const p = m.uci.slice(-1);
+    const b = document.createElement("button");
+    b.id = "promo-" + p;
+    b.innerHTML = '<span class="piece ' + (white ? "w" : "b") + '">' + PIECES[p] + "\uFE0E</span>";
+    b.title = m.text;
+    b.onclick = () => play(m.uci);
+    box.appendChild(b);
+  }
+  $("promo").hidden = false;
+}
+
+async function init() {
+  $("board").addEventListener("click", (ev) => {
+    const cell = ev.target.closest(".cell");
+    if (cell) clicked(Number(cell.dataset.r), Number(cell.dataset.c));
+  });
+  $("board").addEventListener("mouseover", (ev) => {
+    const cell = ev.target.closest(".cell");
+    const h = cell ? cell.dataset.r + "," + cell.dataset.c : null;
+    if (S && S.game === "domineering" && h !== hover) { hover = h; render(); }
+  });
+  $("board").addEventListener("mouseleave", () => { if (hover) { hover = null; render(); } });
+  $("promo").addEventListener("click", (ev) => { if (ev.target === $("promo")) $("promo").hidden = true; });
+  $("new").onclick = () => newGame();
+  $("undo").onclick = () => act("/api/undo", { id: sid });
+  $("movenow").onclick = () => act("/api/stop", { id: sid });
+  $("pass").onclick = () => play("0000");
+  $("setfen").onclick = () => newGame($("fen").value.trim() || undefined);
+  $("game").onchange = showSizes;
+  for (const id of ["human", "movetime", "engine", "exact"]) $(id).onchange = settingsChanged;
+  try {
+    const cfg = await call("/api/config");
+    $("engine").innerHTML = cfg.engines.map((n, i) => '<option value="' + i + '">' + esc(n) + "</option>").join("");
+    $("game").value = cfg.default_game;
+    showSizes();
+  } catch (e) {
+    showError(e);
+    return;
+  }
+  if (sid) {
+    try {
+      adopt(await call("/api/state?id=" + encodeURIComponent(sid)));
+      startPoll();
+      return;
+    } catch (e) {
+      sid = null;
+    }
+  }
+  await newGame();
+}
+
+window.tabula = { get state() { return S; } };
+init();

@@ -1,0 +1,237 @@
+//! A new browser session from the page's request: which game, its board (from the fields, or
+//! read off the FEN when one is given), the start, the settings, and the command line that
+//! tells tabula's own engine the same game.
+
+use super::board::{View, grid_of_fen};
+use super::engine::EngineChoice;
+use super::session::{Live, MOVETIME_RANGE, Session, Settings};
+use serde_json::Value;
+use std::sync::Arc;
+use tabula::bits::U256;
+use tabula::game::Game;
+use tabula::games::chess::Chess;
+use tabula::games::connect4::Connect4;
+use tabula::games::domineering::Domineering;
+use tabula::games::domineering::board::Side;
+use tabula::games::othello::Othello;
+
+/// The games the page offers, as `--game` names them.
+pub const GAMES: [&str; 4] = ["chess", "othello", "connect4", "domineering"];
+
+/// A string field of a JSON body, if present (an error if it is not a string).
+pub fn text<'a>(body: &'a Value, key: &str) -> Result<Option<&'a str>, String> {
+    match body.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(v) => Err(format!("'{key}' must be a string, not {v}")),
+    }
+}
+
+/// A whole-number field (a number or a string of digits), if present.
+pub fn number(body: &Value, key: &str) -> Result<Option<u64>, String> {
+    match body.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => n
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| format!("'{key}' must be a whole number, not {n}")),
+        Some(Value::String(s)) => s
+            .trim()
+            .parse()
+            .map(Some)
+            .map_err(|_| format!("'{key}' must be a whole number, not '{s}'")),
+        Some(v) => Err(format!("'{key}' must be a whole number, not {v}")),
+    }
+}
+
+fn flag(body: &Value, key: &str) -> Result<Option<bool>, String> {
+    match body.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(v) => Err(format!("'{key}' must be true or false, not {v}")),
+    }
+}
+
+/// `settings` with the fields of `body` that are present applied.
+pub fn settings_from(body: &Value, mut s: Settings) -> Result<Settings, String> {
+    if let Some(h) = text(body, "human")? {
+        s.human = match h {
+            "p1" | "first" => [true, false],
+            "p2" | "second" => [false, true],
+            "both" => [true, true],
+            "none" => [false, false],
+            _ => return Err(format!("human '{h}': expected p1, p2, both or none")),
+        };
+    }
+    if let Some(ms) = number(body, "movetime")? {
+        if !(MOVETIME_RANGE.0..=MOVETIME_RANGE.1).contains(&ms) {
+            return Err(format!(
+                "movetime {ms} ms: expected {}..{}",
+                MOVETIME_RANGE.0, MOVETIME_RANGE.1
+            ));
+        }
+        s.movetime_ms = ms;
+    }
+    if let Some(e) = number(body, "engine")? {
+        s.engine = usize::try_from(e).unwrap_or(usize::MAX);
+    }
+    if let Some(x) = flag(body, "exact")? {
+        s.exact = x;
+    }
+    Ok(s)
+}
+
+/// A board dimension from the body, checked against `range`.
+fn dim(body: &Value, key: &str, default: u32, range: (u32, u32)) -> Result<u32, String> {
+    let v = number(body, key)?.unwrap_or(u64::from(default));
+    if v < u64::from(range.0) || v > u64::from(range.1) {
+        return Err(format!("{key} {v}: expected {}..{}", range.0, range.1));
+    }
+    Ok(v as u32)
+}
+
+/// Rows and columns of the board a FEN describes.
+fn fen_dims(fen: &str) -> (u32, u32) {
+    let g = grid_of_fen(fen);
+    let cols = g.first().map_or(0, |r| r.len());
+    (g.len().min(64) as u32, cols.min(64) as u32)
+}
+
+fn launch<G: View>(
+    id: String,
+    start: G,
+    standard: G,
+    settings: Settings,
+    engines: &Arc<Vec<EngineChoice>>,
+    args: Vec<String>,
+) -> Arc<dyn Session> {
+    Arc::new(Live::start(
+        id,
+        start,
+        standard,
+        settings,
+        engines.clone(),
+        args,
+    ))
+}
+
+/// The start: the FEN's position on the standard board's dimensions, else the standard start.
+fn start_of<G: Game>(standard: &G, fen: Option<&str>) -> Result<G, String> {
+    match fen.map(str::trim).filter(|f| !f.is_empty()) {
+        Some(f) => standard.parse_fen(f),
+        None => Ok(standard.clone()),
+    }
+}
+
+/// A new session as the body of `POST /api/new` asks.
+pub fn create(
+    id: String,
+    body: &Value,
+    default_game: &str,
+    engines: &Arc<Vec<EngineChoice>>,
+) -> Result<Arc<dyn Session>, String> {
+    let game = text(body, "game")?.unwrap_or(default_game);
+    let fen = text(body, "fen")?.map(str::trim).filter(|f| !f.is_empty());
+    let settings = settings_from(
+        body,
+        Settings {
+            human: [true, false],
+            movetime_ms: 1000,
+            engine: 0,
+            exact: true,
+        },
+    )?;
+    if settings.engine >= engines.len() {
+        return Err(format!(
+            "no engine {} (there are {})",
+            settings.engine,
+            engines.len()
+        ));
+    }
+    let s = |v: u32| v.to_string();
+    match game {
+        "chess" => {
+            let standard = Chess::default();
+            let start = start_of(&standard, fen)?;
+            let args = vec!["--game".into(), "chess".into()];
+            Ok(launch(id, start, standard, settings, engines, args))
+        }
+        "connect4" => {
+            let (w, h) = match fen {
+                Some(f) => {
+                    let d = Connect4::from_fen(f)?.dims();
+                    (d.width, d.height)
+                }
+                None => (
+                    dim(body, "width", 7, (4, 10))?,
+                    dim(body, "height", 6, (4, 10))?,
+                ),
+            };
+            let standard = Connect4::new(w, h)?;
+            let start = start_of(&standard, fen)?;
+            let args = ["--game", "connect4", "--width", &s(w), "--height", &s(h)];
+            let args = args.iter().map(|a| a.to_string()).collect();
+            Ok(launch(id, start, standard, settings, engines, args))
+        }
+        "othello" => {
+            let n = match fen {
+                Some(f) => fen_dims(f).0,
+                None => dim(body, "size", 8, (8, 16))?,
+            };
+            if !matches!(n, 8 | 10 | 12 | 14 | 16) {
+                return Err(format!("Othello size {n}: expected 8, 10, 12, 14 or 16"));
+            }
+            let args = ["--game", "othello", "--size", &s(n)];
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            if n == 8 {
+                let standard = Othello::<u64>::new(n)?;
+                let start = start_of(&standard, fen)?;
+                Ok(launch(id, start, standard, settings, engines, args))
+            } else if n == 10 {
+                let standard = Othello::<u128>::new(n)?;
+                let start = start_of(&standard, fen)?;
+                Ok(launch(id, start, standard, settings, engines, args))
+            } else {
+                let standard = Othello::<U256>::new(n)?;
+                let start = start_of(&standard, fen)?;
+                Ok(launch(id, start, standard, settings, engines, args))
+            }
+        }
+        "domineering" => {
+            let (r, c) = match fen {
+                Some(f) => fen_dims(f),
+                None => (
+                    dim(body, "rows", 8, (2, 16))?,
+                    dim(body, "cols", 8, (2, 16))?,
+                ),
+            };
+            if !(2..=16).contains(&r) || !(2..=16).contains(&c) {
+                return Err(format!(
+                    "a {r}x{c} Domineering board: rows and columns 2..16"
+                ));
+            }
+            let (first, letter) = match text(body, "first")?.unwrap_or("h") {
+                "h" | "H" => (Side::Horizontal, "h"),
+                "v" | "V" => (Side::Vertical, "v"),
+                f => return Err(format!("first '{f}': expected h or v")),
+            };
+            let args = ["--game", "domineering", "--rows", &s(r), "--cols", &s(c)];
+            let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            args.extend(["--first".to_string(), letter.to_string()]);
+            if r * c <= 64 {
+                let standard = Domineering::<u64>::new(r, c, first)?;
+                let start = start_of(&standard, fen)?;
+                Ok(launch(id, start, standard, settings, engines, args))
+            } else if r * c <= 128 {
+                let standard = Domineering::<u128>::new(r, c, first)?;
+                let start = start_of(&standard, fen)?;
+                Ok(launch(id, start, standard, settings, engines, args))
+            } else {
+                let standard = Domineering::<U256>::new(r, c, first)?;
+                let start = start_of(&standard, fen)?;
+                Ok(launch(id, start, standard, settings, engines, args))
+            }
+        }
+        g => Err(format!("unknown game '{g}': expected {}", GAMES.join(", "))),
+    }
+}
