@@ -463,16 +463,64 @@ fn domineering_to_the_end_and_take_back(b: &Browser) {
     assert_eq!(dominoes.as_u64(), Some(2 * left));
 }
 
+/// The second view: a match between two engines, watched to its end with the score kept.
+fn a_match_watched(b: &Browser) {
+    b.click("#view-match");
+    for (id, value) in [
+        ("game", "connect4"),
+        ("engine-a", "0"),
+        ("engine-b", "1"),
+        ("games", "2"),
+        ("movetime", "100"),
+        ("level", "12"),
+    ] {
+        b.js(
+            "const e = document.getElementById(arguments[0]); e.value = arguments[1]; \
+             if (e.onchange) e.onchange();",
+            json!([id, value]),
+        );
+    }
+    let old = b.state()["id"].clone();
+    b.click("#start-match");
+    let st = b.wait("the match", 30, |st| {
+        st["id"] != old && !st["match"].is_null()
+    });
+    assert_eq!(st["settings"]["level"], 12);
+    assert_eq!(st["players"], json!(["tabula", "other"]));
+    let st = b.wait("the second game", 120, |st| st["match"]["game"] == 2);
+    assert_eq!(st["players"], json!(["other", "tabula"]), "colours changed");
+    assert!(
+        b.text("#match-games").contains("tabula"),
+        "the first game is listed"
+    );
+    let st = b.wait("the end of the match", 120, |st| {
+        st["match"]["finished"] == true
+    });
+    let score = b.text("#match-score");
+    assert!(
+        score.starts_with("tabula ") && score.contains(" other"),
+        "{score}"
+    );
+    assert_eq!(st["match"]["results"].as_array().map(Vec::len), Some(2));
+    b.screenshot("match.png");
+    b.click("#view-play");
+}
+
 #[test]
 fn the_browser_board_plays_every_game() {
     let Some(b) = Browser::start() else { return };
-    let server = Server::start(&[]);
+    let other = format!(
+        "name=other cmd={} args='--game connect4'",
+        env!("CARGO_BIN_EXE_tabula")
+    );
+    let server = Server::start(&["--engine", &other]);
     b.open(&server.url());
     b.wait("the first game", 30, |st| st["game"] == "chess");
     connect_four_won_by_the_engine(&b);
     othello_with_a_pass(&b);
     chess_castling_promotion_and_take_back(&b);
     domineering_to_the_end_and_take_back(&b);
+    a_match_watched(&b);
     // A second tab: its own game, while the first keeps its own.
     let first = b.state()["id"].clone();
     let (status, _) = request(&server.addr, "GET", "/", &[], b"");

@@ -272,3 +272,92 @@ fn a_person_takes_over_from_the_thinking_engine_and_move_now() {
     assert!(t.elapsed().as_secs() < 5, "{:?}", t.elapsed());
     assert!(st["engine"]["info"]["pv"].is_array());
 }
+
+#[test]
+fn the_level_reaches_tabula_and_bad_levels_are_refused() {
+    let s = Server::start(&[]);
+    let (_, body) = s.post("/api/new", &json!({"game": "chess", "level": 21}));
+    assert!(error_of(&body).contains("level 21"), "{body}");
+    // Level 0 searches a few dozen nodes a move (full strength: millions in a second).
+    let (id, st) = new_game(
+        &s,
+        json!({"game": "chess", "human": "p2", "level": 0, "movetime": 2000}),
+    );
+    assert_eq!(st["settings"]["level"], 0);
+    let st = s.wait_for(&id, 60, |st| history(st).len() == 1);
+    let nodes = st["engine"]["info"]["nodes"]
+        .as_u64()
+        .expect("nodes reported");
+    assert!(nodes < 5_000, "level 0 searched {nodes} nodes");
+    // Back to full strength in the same game: the engine is told before its next search.
+    let st = s.ok("/api/settings", &json!({"id": id, "level": 20}));
+    assert_eq!(st["settings"]["level"], 20);
+    let mv = st["moves"][0]["uci"]
+        .as_str()
+        .expect("a legal move")
+        .to_string();
+    s.ok("/api/move", &json!({"id": id, "move": mv}));
+    let st = s.wait_for(&id, 60, |st| history(st).len() == 3);
+    let nodes = st["engine"]["info"]["nodes"]
+        .as_u64()
+        .expect("nodes reported");
+    assert!(
+        nodes > 50_000,
+        "full strength searched only {nodes} nodes in 2 s"
+    );
+}
+
+#[test]
+fn a_match_between_two_engines_is_watched_to_its_end() {
+    let exe = env!("CARGO_BIN_EXE_tabula");
+    let other = format!("name=other cmd={exe} args='--game domineering --rows 4 --cols 5'");
+    let s = Server::start(&["--engine", &other]);
+    let (_, body) = s.post("/api/new", &json!({"game": "chess", "match": 5000}));
+    assert!(error_of(&body).contains("match 5000"), "{body}");
+    let (id, st) = new_game(
+        &s,
+        json!({"game": "domineering", "rows": 4, "cols": 5, "match": 2,
+               "engine1": 0, "engine2": 1, "movetime": 30}),
+    );
+    assert_eq!(st["players"], json!(["tabula", "other"]));
+    assert_eq!(st["settings"]["human"], json!([false, false]));
+    assert_eq!(
+        st["settings"]["exact"], false,
+        "the solver stays off in a match"
+    );
+    assert_eq!(st["match"]["game"], 1);
+    // Nobody may move or take back in a match, nor change its engines.
+    let (status, body) = s.post("/api/move", &json!({"id": id, "move": "a1"}));
+    assert!(status == 400 && error_of(&body).contains("match"), "{body}");
+    let (_, body) = s.post("/api/settings", &json!({"id": id, "human": "p1"}));
+    assert!(error_of(&body).contains("match"), "{body}");
+    // The second game has the colours changed.
+    let st = s.wait_for(&id, 60, |st| st["match"]["game"] == 2);
+    assert_eq!(st["players"], json!(["other", "tabula"]));
+    let st = s.wait_for(&id, 60, |st| st["match"]["finished"] == true);
+    let m = &st["match"];
+    let results = m["results"].as_array().expect("results");
+    assert_eq!(results.len(), 2);
+    assert_eq!(
+        (results[0]["a_first"].clone(), results[1]["a_first"].clone()),
+        (json!(true), json!(false))
+    );
+    // Domineering has no draws: the points add up to the games.
+    let score: Vec<f64> = m["score"]
+        .as_array()
+        .expect("score")
+        .iter()
+        .filter_map(Value::as_f64)
+        .collect();
+    assert_eq!(score.iter().sum::<f64>(), 2.0, "{m}");
+    assert_eq!(
+        m["wins"].as_u64().unwrap_or(9) + m["losses"].as_u64().unwrap_or(9),
+        2
+    );
+    // Every game ended by the rules, in a position with no move left for the side to move.
+    assert!(st["moves"].as_array().is_some_and(Vec::is_empty));
+    // The match stays finished: no third game starts.
+    std::thread::sleep(std::time::Duration::from_millis(2000));
+    let st = s.get(&format!("/api/state?id={id}")).1;
+    assert_eq!(st["match"]["game"], 2);
+}

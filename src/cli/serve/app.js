@@ -12,6 +12,8 @@ let pollToken = 0;
 let sel = null; // chess: the selected square, "r,c"
 let hover = null; // Domineering: the hovered cell, "r,c"
 let lastBoard = ""; // the board's HTML as last drawn
+let view = "play"; // the setup shown: "play" (a person against an engine) or "match" (watch)
+let CFG = null; // the server's configuration
 
 const PIECES = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F" };
 const key = (cell) => cell[0] + "," + cell[1];
@@ -90,7 +92,7 @@ function startPoll() {
 }
 
 function setupBody() {
-  return {
+  const body = {
     game: $("game").value,
     size: $("size").value,
     width: $("width").value,
@@ -101,8 +103,35 @@ function setupBody() {
     human: $("human").value,
     movetime: $("movetime").value,
     engine: Number($("engine").value || 0),
+    level: Number($("level").value),
     exact: $("exact").checked,
   };
+  if (view === "match") {
+    delete body.engine;
+    body.human = "none";
+    body.engine1 = Number($("engine-a").value || 0);
+    body.engine2 = Number($("engine-b").value || 0);
+    body.match = Number($("games").value || 1);
+  }
+  return body;
+}
+
+// Shows the controls of one view: playing, or watching a match.
+function setView(v) {
+  view = v;
+  $("view-play").classList.toggle("on", v === "play");
+  $("view-match").classList.toggle("on", v === "match");
+  for (const el of document.querySelectorAll(".play-only")) el.hidden = v !== "play";
+  for (const el of document.querySelectorAll(".match-only")) el.hidden = v !== "match";
+  $("new").hidden = v === "match";
+  levelUsable();
+}
+
+// The level is tabula's own knob: usable when tabula plays.
+function levelUsable() {
+  if (!CFG) return;
+  const ids = view === "match" ? [$("engine-a").value, $("engine-b").value] : [$("engine").value];
+  $("level").disabled = !ids.some((i) => CFG.builtin[Number(i || 0)]);
 }
 
 async function newGame(fen) {
@@ -113,14 +142,15 @@ async function newGame(fen) {
 }
 
 function settingsChanged() {
-  if (!sid) return;
-  act("/api/settings", {
-    id: sid,
-    human: $("human").value,
-    movetime: $("movetime").value,
-    engine: Number($("engine").value || 0),
-    exact: $("exact").checked,
-  });
+  levelUsable();
+  if (!sid || !S) return;
+  const body = { id: sid, movetime: $("movetime").value, level: Number($("level").value), exact: $("exact").checked };
+  // A match keeps its engines and sides; a change of them is a new match (Start match).
+  if (!S.match && view === "play") {
+    body.human = $("human").value;
+    body.engine = Number($("engine").value || 0);
+  }
+  act("/api/settings", body);
 }
 
 // The controls show the settings of the game on the board.
@@ -141,6 +171,13 @@ function syncControls() {
   }
   $("movetime").value = mt;
   $("engine").value = String(st.settings.engine);
+  $("level").value = String(st.settings.level);
+  if (st.match) {
+    $("engine-a").value = String(st.match.pair[0]);
+    $("engine-b").value = String(st.match.pair[1]);
+    $("games").value = st.match.games;
+  }
+  setView(st.match ? "match" : "play");
   $("exact").checked = st.settings.exact;
   $("fen").value = st.fen;
   showSizes();
@@ -314,6 +351,7 @@ function renderPanel(st) {
   if (st.history.length && st.history[st.history.length - 1] === "pass" && st.last) {
     turn += names[st.last.by] + " passes. ";
   }
+  if (st.match) turn += "Game " + st.match.game + " of " + st.match.games + ": ";
   if (!st.result) {
     const who = names[st.to_move];
     const pass = st.moves.length === 1 && st.moves[0].pass;
@@ -340,6 +378,8 @@ function renderPanel(st) {
   $("result").textContent = res;
 
   $("undo").disabled = st.history.length === 0;
+  $("undo").hidden = !!st.match;
+  renderMatch(st);
   $("movenow").disabled = !st.engine.thinking;
   $("pass").hidden = !(humanToMove(st) && st.moves.some((m) => m.pass));
   if (document.activeElement !== $("fen")) $("fen").value = st.fen;
@@ -387,6 +427,23 @@ function renderPanel(st) {
   }
   h.innerHTML = items;
   h.scrollTop = h.scrollHeight;
+}
+
+// The match box: the score of engine A against engine B and every game's result.
+function renderMatch(st) {
+  const m = st.match;
+  $("match-box").hidden = !m;
+  if (!m) return;
+  const [a, b] = m.names;
+  const [sa, sb] = m.score;
+  $("match-state").textContent = m.finished ? "(finished)" : "(game " + m.game + " of " + m.games + ")";
+  $("match-score").textContent = a + " " + sa + " \u2013 " + sb + " " + b +
+    "  (+" + m.wins + " =" + m.draws + " \u2212" + m.losses + ")";
+  const side = (first) => (first ? st.sides[0] : st.sides[1]);
+  $("match-games").innerHTML = m.results
+    .map((r) => "<li>" + esc(a) + " (" + esc(side(r.a_first)) + ") " + esc(r.result) + "</li>")
+    .join("");
+  $("players").textContent = st.sides[0] + ": " + st.players[0] + " \u00B7 " + st.sides[1] + ": " + st.players[1];
 }
 
 // Domineering: the move a click on `cell` makes (the domino whose first cell it is, else
@@ -460,15 +517,29 @@ async function init() {
   $("board").addEventListener("mouseleave", () => { if (hover) { hover = null; render(); } });
   $("promo").addEventListener("click", (ev) => { if (ev.target === $("promo")) $("promo").hidden = true; });
   $("new").onclick = () => newGame();
+  $("start-match").onclick = () => newGame();
+  $("view-play").onclick = () => setView("play");
+  $("view-match").onclick = () => {
+    // The solver would take time from the engines of a match: off unless turned on again.
+    $("exact").checked = false;
+    setView("match");
+  };
+  for (const id of ["engine-a", "engine-b"]) $(id).onchange = levelUsable;
   $("undo").onclick = () => act("/api/undo", { id: sid });
   $("movenow").onclick = () => act("/api/stop", { id: sid });
   $("pass").onclick = () => play("0000");
   $("setfen").onclick = () => newGame($("fen").value.trim() || undefined);
   $("game").onchange = showSizes;
-  for (const id of ["human", "movetime", "engine", "exact"]) $(id).onchange = settingsChanged;
+  for (const id of ["human", "movetime", "engine", "level", "exact"]) $(id).onchange = settingsChanged;
   try {
     const cfg = await call("/api/config");
-    $("engine").innerHTML = cfg.engines.map((n, i) => '<option value="' + i + '">' + esc(n) + "</option>").join("");
+    CFG = cfg;
+    const opts = cfg.engines.map((n, i) => '<option value="' + i + '">' + esc(n) + "</option>").join("");
+    for (const id of ["engine", "engine-a", "engine-b"]) $(id).innerHTML = opts;
+    if (cfg.engines.length > 1) $("engine-b").value = "1";
+    $("level").innerHTML = [...Array(cfg.levels + 1).keys()].reverse()
+      .map((l) => '<option value="' + l + '">' + (l === cfg.levels ? l + " (full)" : l) + "</option>").join("");
+    $("games").max = cfg.max_match;
     $("game").value = cfg.default_game;
     showSizes();
   } catch (e) {

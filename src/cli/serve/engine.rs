@@ -3,9 +3,12 @@
 //! when the engine is to move, sends `position` and `go movetime`, turns the `info` lines
 //! into the thinking the page shows, and plays the `bestmove` after checking it with the
 //! game's rules. A take-back or a closed session stops the search and drops its move.
+//! Each side may have its own engine (a match, `matchplay.rs`): up to two processes run, one
+//! per engine in use; tabula itself is told the session's level (`Skill`) before it searches.
 
 use super::board::View;
-use super::session::{Inner, Shared};
+use super::matchplay;
+use super::session::{FULL_LEVEL, Inner, Shared};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tabula::arena::child::{Child, EngineSpec, Got, Proto};
@@ -94,6 +97,10 @@ pub fn read_info<G: Game>(t: &mut Thinking, line: &str, pos: &G, chess: bool) {
 struct Job<G: Game> {
     generation: u64,
     engine: usize,
+    /// The engines the session uses now (others are quit).
+    in_use: [usize; 2],
+    level: u8,
+    game_number: u64,
     pos: G,
     position: String,
     go: String,
@@ -124,20 +131,92 @@ fn wanted<G: View>(inner: &Inner<G>) -> Option<Job<G>> {
     };
     Some(Job {
         generation: inner.generation,
-        engine: inner.settings.engine,
+        engine: inner.settings.engines[me],
+        in_use: inner.settings.engines,
+        level: inner.settings.level,
+        game_number: inner.game_number,
         pos: inner.line.pos.clone(),
         position,
         go: format!("go movetime {}", inner.settings.movetime_ms),
     })
 }
 
-/// The session's engine thread: runs until the session is closed, then quits the engine.
+/// A running engine process and what it has been told.
+struct Running {
+    engine: usize,
+    child: Child,
+    proto: Proto,
+    builtin: bool,
+    /// The `Skill` it was last given (tabula only).
+    level: u8,
+    /// The session's game it last searched (a new one gets `ucinewgame`).
+    game_number: u64,
+}
+
+/// Starts engine `index` for the session.
+fn start_engine(
+    engines: &[EngineChoice],
+    index: usize,
+    tabula_args: &[String],
+    proto_default: Proto,
+    game_number: u64,
+) -> Result<Running, String> {
+    let choice = engines
+        .get(index)
+        .ok_or_else(|| format!("no engine {index}"))?;
+    let mut spec = choice.spec.clone();
+    if choice.builtin {
+        spec.args.extend(tabula_args.iter().cloned());
+    }
+    let proto = spec.proto.unwrap_or(proto_default);
+    let mut c = Child::start(&spec, proto, START_TIMEOUT)?;
+    c.send(newgame(proto))?;
+    c.sync(Instant::now() + START_TIMEOUT)?;
+    Ok(Running {
+        engine: index,
+        child: c,
+        proto,
+        builtin: choice.builtin,
+        level: FULL_LEVEL,
+        game_number,
+    })
+}
+
+fn newgame(proto: Proto) -> &'static str {
+    if proto == Proto::Uci {
+        "ucinewgame"
+    } else {
+        "uginewgame"
+    }
+}
+
+/// Brings a running engine up to the job: a new game announced, tabula's level set.
+fn prepare<G: Game>(r: &mut Running, job: &Job<G>) -> Result<(), String> {
+    let mut sync = false;
+    if r.game_number != job.game_number {
+        r.child.send(newgame(r.proto))?;
+        r.game_number = job.game_number;
+        sync = true;
+    }
+    if r.builtin && r.level != job.level {
+        r.child
+            .send(&format!("setoption name Skill value {}", job.level))?;
+        r.level = job.level;
+        sync = true;
+    }
+    if sync {
+        r.child.sync(Instant::now() + START_TIMEOUT)?;
+    }
+    Ok(())
+}
+
+/// The session's engine thread: runs until the session is closed, then quits its engines.
 pub fn run<G: View>(
     shared: Arc<Shared<G>>,
     engines: Arc<Vec<EngineChoice>>,
     tabula_args: Vec<String>,
 ) {
-    let mut child: Option<(usize, Child)> = None;
+    let mut running: Vec<Running> = Vec::new();
     let proto_default = if G::NAME == "chess" {
         Proto::Uci
     } else {
@@ -153,52 +232,49 @@ pub fn run<G: View>(
                 if let Some(job) = wanted(&inner) {
                     break Some(job);
                 }
-                inner = match shared.changed.wait_timeout(inner, Duration::from_secs(1)) {
+                let pause = if matchplay::step(&shared, &mut inner) {
+                    Duration::from_millis(10)
+                } else if inner.matchplay.is_some() {
+                    Duration::from_millis(100)
+                } else {
+                    Duration::from_secs(1)
+                };
+                inner = match shared.changed.wait_timeout(inner, pause) {
                     Ok((g, _)) => g,
                     Err(e) => e.into_inner().0,
                 };
             }
         };
         let Some(job) = job else { break };
-        // The engine for the job, started (or changed) if need be.
-        if child
-            .as_ref()
-            .is_some_and(|(i, c)| *i != job.engine || c.dead)
-            && let Some((_, c)) = child.take()
-        {
-            c.quit();
+        // Engines no longer in use, or dead, are let go.
+        let (keep, gone): (Vec<Running>, Vec<Running>) = running
+            .into_iter()
+            .partition(|r| job.in_use.contains(&r.engine) && !r.child.dead);
+        running = keep;
+        for r in gone {
+            r.child.quit();
         }
-        if child.is_none() {
-            let Some(choice) = engines.get(job.engine) else {
-                fail(&shared, job.generation, format!("no engine {}", job.engine));
-                continue;
-            };
-            let mut spec = choice.spec.clone();
-            if choice.builtin {
-                spec.args.extend(tabula_args.iter().cloned());
-            }
-            let proto = spec.proto.unwrap_or(proto_default);
-            let started = Child::start(&spec, proto, START_TIMEOUT).and_then(|mut c| {
-                c.send(if proto == Proto::Uci {
-                    "ucinewgame"
-                } else {
-                    "uginewgame"
-                })?;
-                c.sync(Instant::now() + START_TIMEOUT)?;
-                Ok(c)
-            });
-            match started {
-                Ok(c) => child = Some((job.engine, c)),
+        if !running.iter().any(|r| r.engine == job.engine) {
+            match start_engine(
+                &engines,
+                job.engine,
+                &tabula_args,
+                proto_default,
+                job.game_number,
+            ) {
+                Ok(r) => running.push(r),
                 Err(e) => {
                     fail(&shared, job.generation, e);
                     continue;
                 }
             }
         }
-        let Some((_, c)) = child.as_mut() else {
+        let Some(at) = running.iter().position(|r| r.engine == job.engine) else {
             continue;
         };
-        match search(&shared, c, &job) {
+        let r = &mut running[at];
+        let outcome = prepare(r, &job).and_then(|()| search(&shared, &mut r.child, &job));
+        match outcome {
             Ok(Some(mv)) => {
                 let mut inner = shared.lock();
                 if inner.generation == job.generation && !inner.closed {
@@ -208,8 +284,10 @@ pub fn run<G: View>(
                             shared.moved(&mut inner);
                         }
                         Err(e) => {
-                            inner.engine_error =
-                                Some(format!("{} played an illegal move '{mv}' ({e})", c.name));
+                            inner.engine_error = Some(format!(
+                                "{} played an illegal move '{mv}' ({e})",
+                                r.child.name
+                            ));
                             inner.thinking = None;
                             shared.touch(&mut inner);
                         }
@@ -227,15 +305,14 @@ pub fn run<G: View>(
                 }
             }
             Err(e) => {
-                if let Some((_, mut c)) = child.take() {
-                    c.kill();
-                }
+                let mut r = running.remove(at);
+                r.child.kill();
                 fail(&shared, job.generation, e);
             }
         }
     }
-    if let Some((_, c)) = child {
-        c.quit();
+    for r in running {
+        r.child.quit();
     }
 }
 
@@ -307,7 +384,7 @@ fn search<G: View>(
             let gone = inner.generation != job.generation
                 || inner.closed
                 || inner.settings.human[me]
-                || inner.settings.engine != job.engine;
+                || inner.settings.engines[me] != job.engine;
             (gone, now)
         };
         if stopped.is_none() && (gone || now || Instant::now() > give_up) {

@@ -4,7 +4,8 @@
 
 use super::board::{View, grid_of_fen};
 use super::engine::EngineChoice;
-use super::session::{Live, MOVETIME_RANGE, Session, Settings};
+use super::matchplay::{MAX_GAMES, MatchPlay};
+use super::session::{FULL_LEVEL, Live, MOVETIME_RANGE, Session, Settings};
 use serde_json::Value;
 use std::sync::Arc;
 use tabula::bits::U256;
@@ -72,8 +73,20 @@ pub fn settings_from(body: &Value, mut s: Settings) -> Result<Settings, String> 
         }
         s.movetime_ms = ms;
     }
+    let index = |e: u64| usize::try_from(e).unwrap_or(usize::MAX);
     if let Some(e) = number(body, "engine")? {
-        s.engine = usize::try_from(e).unwrap_or(usize::MAX);
+        s.engines = [index(e); 2];
+    }
+    for (p, key) in ["engine1", "engine2"].iter().enumerate() {
+        if let Some(e) = number(body, key)? {
+            s.engines[p] = index(e);
+        }
+    }
+    if let Some(l) = number(body, "level")? {
+        if l > u64::from(FULL_LEVEL) {
+            return Err(format!("level {l}: expected 0..{FULL_LEVEL}"));
+        }
+        s.level = l as u8;
     }
     if let Some(x) = flag(body, "exact")? {
         s.exact = x;
@@ -101,7 +114,7 @@ fn launch<G: View>(
     id: String,
     start: G,
     standard: G,
-    settings: Settings,
+    (settings, matchplay): (Settings, Option<MatchPlay>),
     engines: &Arc<Vec<EngineChoice>>,
     args: Vec<String>,
 ) -> Arc<dyn Session> {
@@ -110,6 +123,7 @@ fn launch<G: View>(
         start,
         standard,
         settings,
+        matchplay,
         engines.clone(),
         args,
     ))
@@ -132,22 +146,37 @@ pub fn create(
 ) -> Result<Arc<dyn Session>, String> {
     let game = text(body, "game")?.unwrap_or(default_game);
     let fen = text(body, "fen")?.map(str::trim).filter(|f| !f.is_empty());
-    let settings = settings_from(
+    let mut settings = settings_from(
         body,
         Settings {
             human: [true, false],
             movetime_ms: 1000,
-            engine: 0,
+            engines: [0, 0],
+            level: FULL_LEVEL,
             exact: true,
         },
     )?;
-    if settings.engine >= engines.len() {
-        return Err(format!(
-            "no engine {} (there are {})",
-            settings.engine,
-            engines.len()
-        ));
+    if let Some(&e) = settings.engines.iter().find(|&&e| e >= engines.len()) {
+        return Err(format!("no engine {e} (there are {})", engines.len()));
     }
+    // A match: engine1 (A) and engine2 (B) play `match` games, changing colours each game.
+    let matchplay = match number(body, "match")? {
+        None | Some(0) => None,
+        Some(n) if n > u64::from(MAX_GAMES) => {
+            return Err(format!("match {n}: expected 1..{MAX_GAMES} games"));
+        }
+        Some(n) => {
+            let m = MatchPlay::new(n as u32, settings.engines);
+            settings.human = [false, false];
+            settings.engines = m.sides(1);
+            // The solver's work would take time from the engines: off unless asked for.
+            if flag(body, "exact")?.is_none() {
+                settings.exact = false;
+            }
+            Some(m)
+        }
+    };
+    let settings = (settings, matchplay);
     let s = |v: u32| v.to_string();
     match game {
         "chess" => {

@@ -7,7 +7,9 @@
 //! draws what it is sent and posts what is clicked.
 //!
 //! The API (JSON bodies, JSON answers; errors are `{"error": "..."}` with a 4xx status):
-//! `GET /api/config`; `POST /api/new` (game, board, fen, human, movetime, engine, exact) ->
+//! `GET /api/config`; `POST /api/new` (game, board, fen, human, movetime, engine (both
+//! sides) or engine1/engine2, level, exact, match: a number of games for engine1 against
+//! engine2, colours changing every game) ->
 //! the state with its `id`; `GET /api/state?id=ID&since=VERSION` (waits up to 20 s for a
 //! newer version); `POST /api/move {id, move}`, `/api/undo {id}`, `/api/settings {id, ...}`,
 //! `/api/stop {id}` (move now), `/api/close {id}`.
@@ -16,6 +18,7 @@ mod board;
 mod engine;
 mod exact;
 mod games;
+mod matchplay;
 mod session;
 
 use engine::EngineChoice;
@@ -345,6 +348,9 @@ impl App {
             "default_game": self.default_game,
             "engines": self.engines.iter().map(|e| e.spec.name.clone()).collect::<Vec<_>>(),
             "movetime": session::MOVETIME_RANGE,
+            "builtin": self.engines.iter().map(|e| e.builtin).collect::<Vec<_>>(),
+            "levels": session::FULL_LEVEL,
+            "max_match": matchplay::MAX_GAMES,
         })
     }
 

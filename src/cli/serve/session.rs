@@ -7,6 +7,7 @@
 use super::board::{MoveValue, View, changed, grid_of_fen};
 use super::engine::{self, EngineChoice, Thinking};
 use super::exact;
+use super::matchplay::MatchPlay;
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -16,14 +17,18 @@ use tabula::record::{GameLine, result_text};
 
 /// The shortest and longest time per move the page may ask for, in ms.
 pub const MOVETIME_RANGE: (u64, u64) = (10, 600_000);
+/// Levels the page offers (tabula's `Skill`): 0 the weakest, `FULL_LEVEL` full strength.
+pub const FULL_LEVEL: u8 = 20;
 
 #[derive(Clone, Debug)]
 pub struct Settings {
     /// Which players people play (player 1, player 2); the engine plays the others.
     pub human: [bool; 2],
     pub movetime_ms: u64,
-    /// Index into the server's engines.
-    pub engine: usize,
+    /// The engine of each player where no person plays it (indices into the server's engines).
+    pub engines: [usize; 2],
+    /// tabula's strength (`Skill`), 0..=FULL_LEVEL; other engines play at their own.
+    pub level: u8,
     /// Whether the solver works out the exact value of every move.
     pub exact: bool,
 }
@@ -62,6 +67,10 @@ pub struct Inner<G: View> {
     /// The generation the solver last took up.
     pub exact_gen: u64,
     pub closed: bool,
+    /// The match being watched, if this session is one.
+    pub matchplay: Option<MatchPlay>,
+    /// Bumped when a new game begins in the same session (engines get `ucinewgame`).
+    pub game_number: u64,
 }
 
 pub struct Shared<G: View> {
@@ -129,6 +138,7 @@ impl<G: View> Live<G> {
         start: G,
         standard: G,
         settings: Settings,
+        matchplay: Option<MatchPlay>,
         engines: Arc<Vec<EngineChoice>>,
         tabula_args: Vec<String>,
     ) -> Live<G> {
@@ -148,6 +158,8 @@ impl<G: View> Live<G> {
                 exact_state: ExactState::Off,
                 exact_gen: 0,
                 closed: false,
+                matchplay,
+                game_number: 1,
             }),
             changed: Condvar::new(),
             generation: AtomicU64::new(1),
@@ -189,6 +201,9 @@ impl<G: View> Session for Live<G> {
 
     fn play(&self, text: &str) -> Result<(), String> {
         let mut inner = self.shared.lock();
+        if inner.matchplay.is_some() {
+            return Err("a match is being played: the engines make the moves".into());
+        }
         if let Some((_, why)) = inner.line.result() {
             return Err(format!("the game is over ({why})"));
         }
@@ -208,6 +223,9 @@ impl<G: View> Session for Live<G> {
 
     fn undo(&self) -> Result<(), String> {
         let mut inner = self.shared.lock();
+        if inner.matchplay.is_some() {
+            return Err("a match is being played: no take-backs".into());
+        }
         if inner.line.moves.is_empty() {
             return Err("there is no move to take back".into());
         }
@@ -226,12 +244,11 @@ impl<G: View> Session for Live<G> {
     }
 
     fn settings(&self, s: Settings) -> Result<(), String> {
-        if s.engine >= self.engines.len() {
-            return Err(format!(
-                "no engine {} (there are {})",
-                s.engine,
-                self.engines.len()
-            ));
+        if let Some(&e) = s.engines.iter().find(|&&e| e >= self.engines.len()) {
+            return Err(format!("no engine {e} (there are {})", self.engines.len()));
+        }
+        if s.level > FULL_LEVEL {
+            return Err(format!("level {}: expected 0..{FULL_LEVEL}", s.level));
         }
         if !(MOVETIME_RANGE.0..=MOVETIME_RANGE.1).contains(&s.movetime_ms) {
             return Err(format!(
@@ -240,6 +257,11 @@ impl<G: View> Session for Live<G> {
             ));
         }
         let mut inner = self.shared.lock();
+        if inner.matchplay.is_some()
+            && (s.human != [false, false] || s.engines != inner.settings.engines)
+        {
+            return Err("a match is being played: its engines and sides stay as they are".into());
+        }
         let exact_changed = inner.settings.exact != s.exact;
         inner.settings = s;
         inner.paused = false;
@@ -379,7 +401,19 @@ fn snapshot<G: View>(id: &str, inner: &Inner<G>, engines: &[EngineChoice]) -> Va
     });
     let to_move = player_index(pos.to_move());
     let cells = G::cells(line);
-    let engine = engines.get(inner.settings.engine);
+    // The engine shown: the one to move, else the one whose report is on show, else the one
+    // that plays the other side.
+    let engine_of = |p: usize| engines.get(inner.settings.engines[p]);
+    let reported = inner.thinking.as_ref().or(inner.last_thinking.as_ref());
+    let shown = if result.is_none() && !inner.settings.human[to_move] {
+        to_move
+    } else if let Some(t) = reported.filter(|t| t.side < 2) {
+        t.side
+    } else {
+        1 - to_move
+    };
+    let engine = engine_of(shown);
+    let name = |p: usize| engine_of(p).map_or("", |e| e.spec.name.as_str());
     json!({
         "id": id,
         "version": inner.version,
@@ -399,11 +433,20 @@ fn snapshot<G: View>(id: &str, inner: &Inner<G>, engines: &[EngineChoice]) -> Va
         "settings": {
             "human": inner.settings.human,
             "movetime": inner.settings.movetime_ms,
-            "engine": inner.settings.engine,
+            "engine": inner.settings.engines[shown],
+            "engines": inner.settings.engines,
+            "level": inner.settings.level,
             "exact": inner.settings.exact,
         },
+        "players": [name(0), name(1)],
+        "match": inner.matchplay.as_ref().map(|m| {
+            let a = engines.get(m.pair[0]).map_or("", |e| e.spec.name.as_str());
+            let b = engines.get(m.pair[1]).map_or("", |e| e.spec.name.as_str());
+            m.json([a, b])
+        }),
         "engine": {
             "name": engine.map_or("", |e| e.spec.name.as_str()),
+            "builtin": engine.is_some_and(|e| e.builtin),
             "thinking": inner.thinking.is_some(),
             "error": inner.engine_error,
             "paused": inner.paused,
