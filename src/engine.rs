@@ -360,11 +360,58 @@ impl<G: Game> Engine<G> {
         let tt = Arc::clone(&self.tt);
         let tables = Arc::clone(&self.tables);
         let c = Arc::clone(&ctrl);
+        // The opening book answers a plain `go` at full strength (not analysis: `infinite`,
+        // `ponder`, `searchmoves`, several lines).
+        let book = if params.searchmoves.is_empty()
+            && params.multipv == 1
+            && params.strength.is_none()
+            && !limits.infinite
+            && !limits.ponder
+        {
+            root.book_choice()
+        } else {
+            None
+        };
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 << 20)
             .spawn(move || {
                 let report = |info: &Info<G::Move>| listener.info(&root, info);
+                if let Some(b) = book {
+                    report(&Info {
+                        depth: b.depth,
+                        seldepth: b.depth,
+                        multipv: 1,
+                        score: b.score,
+                        bound: None,
+                        nodes: 0,
+                        nps: 0,
+                        hashfull: 0,
+                        time_ms: 0,
+                        pv: vec![b.mv],
+                        tbhits: 0,
+                        note: Some(format!(
+                            "book move {} ({} games)",
+                            root.format_move(b.mv),
+                            b.games
+                        )),
+                    });
+                    while !c.released() {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    listener.bestmove(
+                        &root,
+                        &SearchResult {
+                            best: Some(b.mv),
+                            ponder: None,
+                            score: b.score,
+                            depth: b.depth,
+                            nodes: 0,
+                            pv: vec![b.mv],
+                        },
+                    );
+                    return;
+                }
                 let mut tables = match tables.lock() {
                     Ok(t) => t,
                     Err(poisoned) => poisoned.into_inner(),
@@ -380,6 +427,30 @@ impl<G: Game> Engine<G> {
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
         self.running = Some(Running { ctrl, handle });
         Ok(())
+    }
+
+    /// Searches synchronously under `ctrl` (another thread may stop it with `ctrl.stop`).
+    pub fn search_controlled(
+        &mut self,
+        limits: Limits,
+        ctrl: &Control,
+        report: &(dyn Fn(&Info<G::Move>) + Sync),
+    ) -> SearchResult<G::Move> {
+        self.stop_and_wait();
+        let params = self.params(limits, Vec::new());
+        let mut tables = match self.tables.lock() {
+            Ok(t) => t,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        search::search(
+            &self.pos,
+            &self.history,
+            &params,
+            &self.tt,
+            ctrl,
+            report,
+            &mut tables,
+        )
     }
 
     /// Searches synchronously and returns the result (bench, `tabula play`, tests).

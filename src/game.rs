@@ -77,6 +77,18 @@ pub struct Solved<M> {
     pub note: String,
 }
 
+/// A move from a game's opening book.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookMove<M> {
+    pub mv: M,
+    /// For the side making the move, in the game's score units.
+    pub score: i32,
+    /// The depth its value was searched to.
+    pub depth: u32,
+    /// Games learned through it.
+    pub games: u32,
+}
+
 /// A game-specific engine option (beyond the engine's own), as announced by `uci`/`ugi`.
 #[derive(Clone, Debug)]
 pub struct GameOption {
@@ -225,6 +237,28 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// search then looks at these moves only. `None` where no table covers the position.
     fn probe_root(&self) -> Option<(Vec<Self::Move>, Outcome)> {
         None
+    }
+
+    /// The moves of this position in the game's opening book, best first (empty: not in the
+    /// book, or no book chosen).
+    fn book_moves(&self) -> Vec<BookMove<Self::Move>> {
+        Vec::new()
+    }
+
+    /// The book's move to play here, where the book knows better than a search would.
+    fn book_choice(&self) -> Option<BookMove<Self::Move>> {
+        None
+    }
+
+    /// Adds a game (this position is its start; `line` its moves) to the opening book, the
+    /// positions new to it valued by `eval` (score for the side to move, depth); returns how
+    /// many positions were added, or why there is no book to learn into.
+    fn book_learn(
+        &self,
+        _line: &[Self::Move],
+        _eval: &mut dyn FnMut(&Self) -> (i32, u32),
+    ) -> Result<usize, String> {
+        Err("this game has no opening book".into())
     }
 
     /// Prepares heavy tables (called before the first `readyok`).

@@ -28,7 +28,7 @@ macro_rules! say {
 }
 
 mod cli;
-use cli::{learn, matches, play, serve, solve};
+use cli::{book, learn, matches, play, serve, solve};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum GameKind {
@@ -115,6 +115,10 @@ struct Cli {
     /// Write the log (RUST_LOG level, default warn) to this file instead of stderr.
     #[arg(long, global = true)]
     log_file: Option<std::path::PathBuf>,
+    /// Othello: play from this opening book file and save what NBoard's `learn` adds to it
+    /// (created if missing); the same as `setoption name BookFile`.
+    #[arg(long, global = true, value_name = "FILE")]
+    book_file: Option<String>,
     #[command(subcommand)]
     command: Option<Cmd>,
 }
@@ -150,6 +154,9 @@ enum Cmd {
     Data(learn::DataArgs),
     /// Train the game's evaluation network on data files; writes a weight file.
     Train(Box<learn::TrainArgs>),
+    /// Build or extend the 8x8 Othello opening book (drop-out expansion with fixed-depth
+    /// searches) into a book file; the engine uses it with `setoption name BookFile`.
+    Book(book::BookArgs),
     /// Play engines against each other (UCI for chess, UGI for every game), refereed by
     /// tabula's rules: clocks, adjudication, Elo, SPRT, PGN / records / JSON.
     Match(Box<matches::MatchArgs>),
@@ -279,7 +286,16 @@ fn run(mut cli: Cli) -> Result<(), String> {
                     with_domineering!(cli, |p| protocol::run(p, stdin.lock(), Output::stdout()))
                 }
                 GameKind::Othello => {
-                    with_othello!(cli, |p| protocol::run(p, stdin.lock(), Output::stdout()))
+                    let book = cli.book_file.clone();
+                    with_othello!(cli, |p| {
+                        let mut p = p;
+                        if let Some(f) = &book
+                            && let Some(Err(e)) = p.set_option("BookFile", f)
+                        {
+                            return Err(e);
+                        }
+                        protocol::run(p, stdin.lock(), Output::stdout())
+                    })
                 }
             }
             Ok(())
@@ -297,6 +313,12 @@ fn run(mut cli: Cli) -> Result<(), String> {
             GameKind::Othello if cli.size == 8 => learn::datagen(Othello::<u64>::new(8)?, &args),
             g => Err(format!(
                 "datagen: no learned evaluation for {g:?} on this board (chess, 8x8 Othello)"
+            )),
+        },
+        Some(Cmd::Book(args)) => match cli.game {
+            GameKind::Othello if cli.size == 8 => book::run(&args),
+            g => Err(format!(
+                "book: the opening book is for 8x8 Othello, not {g:?}"
             )),
         },
         Some(Cmd::Train(args)) => match cli.game {

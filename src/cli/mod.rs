@@ -4,6 +4,7 @@
 //! The library (`lib.rs` and below) knows nothing of them; they parse arguments, call it and
 //! print.
 
+pub mod book;
 pub mod learn;
 pub mod matches;
 pub mod play;

@@ -7,6 +7,7 @@
 //!
 //! Labels are always from the side to move of the labelled position.
 
+pub mod book;
 pub mod datagen;
 pub mod format;
 pub mod games;

@@ -7,6 +7,7 @@
 
 pub mod command;
 pub mod nboard;
+mod nboard_game;
 mod output;
 
 pub use output::Output;
@@ -15,7 +16,7 @@ use crate::engine::{CHESS_OPTIONS, ENGINE_OPTIONS, Engine, Listener};
 use crate::game::{Game, GameResult, Player};
 use crate::search::{Info, Limits, SearchResult, mate_plies};
 use command::{Command, Query};
-use log::{debug, warn};
+use log::{debug, info, warn};
 use std::io::BufRead;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -165,6 +166,8 @@ pub struct Session<G: Game> {
     debug: Arc<AtomicBool>,
     /// NBoard `set depth` (midgame depth).
     nboard_depth: u32,
+    /// NBoard's game (for `learn` and `analyze`).
+    nboard_game: nboard_game::NbGame<G>,
 }
 
 impl<G: Game> Session<G> {
@@ -175,6 +178,7 @@ impl<G: Game> Session<G> {
             dialect: None,
             debug: Arc::new(AtomicBool::new(false)),
             nboard_depth: 12,
+            nboard_game: nboard_game::NbGame::default(),
         }
     }
 
@@ -333,20 +337,27 @@ impl<G: Game> Session<G> {
             N::SetContempt(_) => {}
             N::SetGame(ggf) => {
                 self.engine.stop_and_wait();
+                self.nboard_game.stop();
                 let start = self.engine.position().clone();
-                let applied = start
-                    .parse_game_record(&ggf)
-                    .and_then(|(pos, moves)| self.engine.set_position(Some(&pos.fen()), &moves));
-                if let Err(e) = applied {
-                    self.nboard_error(&format!("set game: {e}"));
+                let applied = start.parse_game_record(&ggf).and_then(|(pos, moves)| {
+                    self.engine.set_position(Some(&pos.fen()), &moves)?;
+                    Ok((pos, moves))
+                });
+                match applied {
+                    Ok((pos, moves)) => self.nboard_game.set(pos, &moves),
+                    Err(e) => self.nboard_error(&format!("set game: {e}")),
                 }
             }
             N::Move(m) => {
                 self.engine.stop_and_wait();
                 // Othello has no repetitions, so the new root needs no history.
-                let fen = self.engine.position().fen();
-                if let Err(e) = self.engine.set_position(Some(&fen), &[m]) {
-                    self.nboard_error(&format!("move: {e}"));
+                let before = self.engine.position().clone();
+                match self
+                    .engine
+                    .set_position(Some(&before.fen()), std::slice::from_ref(&m))
+                {
+                    Ok(()) => self.nboard_game.push(&before, &m),
+                    Err(e) => self.nboard_error(&format!("move: {e}")),
                 }
             }
             N::Go | N::Hint(_) => {
@@ -355,10 +366,17 @@ impl<G: Game> Session<G> {
                 } else {
                     nboard::Purpose::Hint
                 };
+                self.nboard_game.stop();
                 if let N::Hint(n) = cmd {
-                    let _ = self
-                        .engine
-                        .set_option("MultiPV", Some(&n.clamp(1, 64).to_string()));
+                    // The book's moves first; a search only where the book has fewer.
+                    let n = n.clamp(1, 64) as usize;
+                    let pos = self.engine.position().clone();
+                    let shown = nboard_game::NbGame::book_lines(&pos, n, &self.out);
+                    if shown >= n {
+                        self.out.line("status");
+                        return true;
+                    }
+                    let _ = self.engine.set_option("MultiPV", Some(&n.to_string()));
                 } else {
                     let _ = self.engine.set_option("MultiPV", Some("1"));
                 }
@@ -379,11 +397,31 @@ impl<G: Game> Session<G> {
             }
             N::Ping(n) => {
                 self.engine.stop_and_wait();
+                self.nboard_game.stop();
                 self.out.line(&format!("pong {n}"));
             }
-            N::Learn => self.out.line("learned"),
-            N::Analyze => self.out.line("status analyze is not supported; use hint"),
-            N::Quit => return false,
+            N::Learn => {
+                self.engine.stop_and_wait();
+                match self.nboard_game.learn(self.engine.options.hash_mib) {
+                    Ok(n) => info!("learn: {n} positions new to the book"),
+                    Err(e) => self.nboard_error(&format!("learn: {e}")),
+                }
+                // NBoard waits for this whatever happened.
+                self.out.line("learned");
+            }
+            N::Analyze => {
+                self.engine.stop_and_wait();
+                if let Err(e) = self
+                    .nboard_game
+                    .analyze(self.nboard_depth, self.out.clone())
+                {
+                    self.nboard_error(&e);
+                }
+            }
+            N::Quit => {
+                self.nboard_game.stop();
+                return false;
+            }
         }
         true
     }

@@ -11,6 +11,7 @@
 //! when only the side to move is blocked.
 
 pub mod board;
+pub mod book;
 pub mod endgame;
 pub mod endgame8;
 mod eval;
@@ -34,6 +35,8 @@ pub struct Othello<B: Bits> {
     pub black_to_move: bool,
     /// The learned pattern evaluation (8x8 only); `None`: the hand-written one.
     pub patterns: Patterns,
+    /// The opening book (8x8, `OwnBook`/`BookFile`).
+    pub book: book::Choice,
 }
 
 /// The pattern weights a position evaluates with (compared by identity).
@@ -100,6 +103,7 @@ impl<B: Bits> Othello<B> {
             opp: white,
             black_to_move: true,
             patterns: Patterns::default_for(n),
+            book: book::Choice::default_for(n),
         })
     }
 
@@ -285,13 +289,43 @@ impl<B: Bits> Game for Othello<B> {
     }
 
     fn options() -> &'static [crate::game::GameOption] {
-        &[crate::game::GameOption {
-            name: "EvalFile",
-            declaration: "type string default <embedded>",
-        }]
+        use crate::game::GameOption as O;
+        &[
+            O {
+                name: "EvalFile",
+                declaration: "type string default <embedded>",
+            },
+            O {
+                name: "OwnBook",
+                declaration: "type check default true",
+            },
+            O {
+                name: "BookFile",
+                declaration: "type string default <embedded>",
+            },
+        ]
+    }
+
+    fn book_moves(&self) -> Vec<crate::game::BookMove<u16>> {
+        book::moves_of(self)
+    }
+
+    fn book_choice(&self) -> Option<crate::game::BookMove<u16>> {
+        book::choice_of(self)
+    }
+
+    fn book_learn(
+        &self,
+        line: &[u16],
+        eval: &mut dyn FnMut(&Self) -> (i32, u32),
+    ) -> Result<usize, String> {
+        book::learn(self, line, eval)
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
+        if let Some(r) = self.book.set_option(self.geo.n, name, value) {
+            return Some(r);
+        }
         if !name.eq_ignore_ascii_case("EvalFile") {
             return None;
         }
@@ -458,6 +492,7 @@ impl<B: Bits> Game for Othello<B> {
             opp,
             black_to_move,
             patterns: self.patterns,
+            book: self.book,
         })
     }
 
