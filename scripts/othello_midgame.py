@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""The Othello midgame benchmark: how many discs the move tabula plays loses against the
+exact best move, on positions with 22-26 empty squares from varied games.
+
+  generate: self-play games from random openings (tabula over UGI plays them: random first
+            plies, then `go nodes N`), one position per game at a random number of empties
+            in [lo, hi]; every legal move of it valued exactly by `tabula solve --game othello`
+            (the exact solver is the oracle). Lines are FFO-style .obf: 64 squares X/O/-,
+            the side to move, then `MOVE:+v;` for every move, best first (v: the final disc
+            margin for the mover with perfect play after it).
+  measure:  tabula plays each position at each time per move (UGI `go movetime`); the loss of
+            its move is best - value(move). Prints a table by empties: mean loss, best-move
+            rate, positions.
+
+No rules live here: legal moves come from tabula's `go perft 1`, positions from its `d`.
+
+  python3 scripts/othello_midgame.py generate --tabula target/release/tabula \
+      --out tests/data/othello-midgame.obf --count 100 --seed 1
+  python3 scripts/othello_midgame.py measure --tabula target/release/tabula \
+      --set tests/data/othello-midgame.obf --movetime 100,300,1000
+"""
+import argparse
+import random
+import subprocess
+import sys
+
+
+class Ugi:
+    def __init__(self, exe, extra=()):
+        self.p = subprocess.Popen([exe, "--game", "othello", *extra], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.send("ugi")
+        self.until("ugiok")
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def until(self, prefix):
+        lines = []
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise RuntimeError("tabula exited")
+            line = line.rstrip("\n")
+            lines.append(line)
+            if line.startswith(prefix):
+                return lines
+
+    def moves(self, position):
+        self.send(position)
+        self.send("go perft 1")
+        lines = self.until("Nodes searched")
+        return [l.split(":")[0] for l in lines if l.endswith(": 1")]
+
+    def fen(self, position):
+        self.send(position)
+        self.send("d")
+        for l in self.until("Key:"):
+            if l.startswith("Fen: "):
+                return l[5:]
+        raise RuntimeError("no Fen line")
+
+    def best(self, position, go):
+        self.send(position)
+        self.send(go)
+        return self.until("bestmove")[-1].split()[1]
+
+    def close(self):
+        self.send("quit")
+        self.p.wait()
+
+
+def fen_to_obf(fen):
+    rows, side = fen.split()
+    squares = ""
+    for row in rows.split("/"):
+        for ch in row:
+            squares += "-" * int(ch) if ch.isdigit() else {"x": "X", "o": "O"}[ch]
+    return squares, {"x": "X", "o": "O"}[side]
+
+
+def solve(exe, obf_lines):
+    """Exact scores (for the side to move) of .obf positions, in order."""
+    out = subprocess.run([exe, "solve", "--game", "othello", "--threads", "1"],
+                         input="".join(l + "\n" for l in obf_lines), capture_output=True,
+                         text=True, check=True).stdout
+    scores = []
+    for line in out.splitlines():
+        if "score" in line:
+            scores.append(int(line.split("score ")[1].split(",")[0]))
+    if len(scores) != len(obf_lines):
+        raise RuntimeError(f"solve answered {len(scores)} of {len(obf_lines)}:\n{out}")
+    return scores
+
+
+def generate(args):
+    rng = random.Random(args.seed)
+    ugi = Ugi(args.tabula)
+    ugi.send("setoption name OwnBook value false")
+    out = open(args.out, "a")
+    done = 0
+    while done < args.count:
+        moves = []
+        target = rng.randint(args.lo, args.hi)
+        dead = False
+        for ply in range(60 - target):
+            pos = "position startpos" + (" moves " + " ".join(moves) if moves else "")
+            legal = ugi.moves(pos)
+            if not legal:
+                dead = True
+                break
+            if ply < args.random_plies:
+                moves.append(rng.choice(legal))
+            else:
+                moves.append(ugi.best(pos, f"go nodes {args.nodes}"))
+        if dead:
+            continue
+        pos = "position startpos moves " + " ".join(moves)
+        legal = [m for m in ugi.moves(pos) if m != "0000"]
+        if len(legal) < 2:
+            continue  # a forced move (or a pass) measures nothing
+        squares, side = fen_to_obf(ugi.fen(pos))
+        children = [fen_to_obf(ugi.fen(pos + " " + m)) for m in legal]
+        scores = solve(args.tabula, [f"{s} {t}" for s, t in children])
+        values = sorted(((-v, m.upper()) for v, m in zip(scores, legal)), reverse=True)
+        out.write(f"{squares} {side}; " + " ".join(f"{m}:{v:+d};" for v, m in values) + "\n")
+        out.flush()
+        done += 1
+        print(f"{done}/{args.count}: {squares.count('-')} empties, best {values[0][1]} "
+              f"{values[0][0]:+d}", file=sys.stderr)
+    ugi.close()
+
+
+def obf_to_fen(squares, side):
+    rows = []
+    for r in range(8):
+        row, run = "", 0
+        for ch in squares[r * 8:r * 8 + 8]:
+            if ch == "-":
+                run += 1
+                continue
+            if run:
+                row += str(run)
+                run = 0
+            row += {"X": "x", "O": "o"}[ch]
+        rows.append(row + (str(run) if run else ""))
+    return "/".join(rows) + " " + side.lower()
+
+
+def measure(args):
+    positions = []
+    for line in open(args.set):
+        head, *rest = line.strip().split(";")
+        squares, side = head.split()
+        values = {}
+        for item in rest:
+            if ":" in item:
+                m, v = item.strip().split(":")
+                values[m.lower()] = int(v)
+        positions.append((squares, side, values))
+    ugi = Ugi(args.tabula)
+    for opt in args.option:
+        name, value = opt.split("=", 1)
+        ugi.send(f"setoption name {name} value {value}")
+    print(f"{len(positions)} positions from {args.set}")
+    print("| time per move | empties | positions | mean loss (discs) | best move |")
+    print("|---|---|---|---|---|")
+    for ms in [int(t) for t in args.movetime.split(",")]:
+        by_empties = {}
+        for squares, side, values in positions:
+            ugi.send("uginewgame")
+            mv = ugi.best(f"position fen {obf_to_fen(squares, side)}", f"go movetime {ms}")
+            best = max(values.values())
+            loss = best - values.get(mv, -999)
+            e = squares.count("-")
+            by_empties.setdefault(e, []).append(loss)
+        every = [l for ls in by_empties.values() for l in ls]
+        for e in sorted(by_empties) + ["all"]:
+            ls = every if e == "all" else by_empties[e]
+            print(f"| {ms} ms | {e} | {len(ls)} | {sum(ls) / len(ls):.2f} | "
+                  f"{sum(1 for l in ls if l == 0)}/{len(ls)} |")
+        sys.stdout.flush()
+    ugi.close()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    g = sub.add_parser("generate")
+    g.add_argument("--tabula", required=True)
+    g.add_argument("--out", required=True)
+    g.add_argument("--count", type=int, default=100)
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--lo", type=int, default=22)
+    g.add_argument("--hi", type=int, default=26)
+    g.add_argument("--random-plies", type=int, default=10)
+    g.add_argument("--nodes", type=int, default=20000)
+    m = sub.add_parser("measure")
+    m.add_argument("--tabula", required=True)
+    m.add_argument("--set", required=True)
+    m.add_argument("--movetime", default="100,300,1000")
+    m.add_argument("--option", action="append", default=[], help="NAME=VALUE for setoption")
+    args = ap.parse_args()
+    generate(args) if args.cmd == "generate" else measure(args)
+
+
+if __name__ == "__main__":
+    main()
