@@ -203,6 +203,14 @@ enum Cmd {
         #[arg(long, value_name = "N", default_value_t = 1,
               value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
         sample: usize,
+        /// Connect Four: a resumable solve. The table is loaded from FILE if it exists (the
+        /// same --hash), saved to it every --checkpoint-minutes and when the solve is
+        /// interrupted (Ctrl-C, SIGTERM); the same command continues from there.
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<std::path::PathBuf>,
+        #[arg(long, value_name = "MIN", default_value_t = 10,
+              value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..))]
+        checkpoint_minutes: u64,
     },
 }
 
@@ -445,6 +453,8 @@ fn run(mut cli: Cli) -> Result<(), String> {
             from,
             verify_book,
             sample,
+            checkpoint,
+            checkpoint_minutes,
         }) => match cli.game {
             GameKind::Connect4 => match book {
                 Some(plies) => solve::connect4_book(
@@ -466,6 +476,7 @@ fn run(mut cli: Cli) -> Result<(), String> {
                     weak,
                     threads,
                     if hash == 0 { 64 } else { hash },
+                    checkpoint.as_deref().map(|p| (p, checkpoint_minutes)),
                 ),
             },
             GameKind::Domineering => {

@@ -89,9 +89,105 @@ pub fn connect4(
     weak: bool,
     threads: usize,
     hash_mb: usize,
+    checkpoint: Option<(&std::path::Path, u64)>,
 ) -> Result<(), String> {
-    use tabula::games::connect4::solver::{Solver, SolverTable, threads as par};
+    use tabula::games::connect4::solver::SolverTable;
     let table = SolverTable::with_bytes(hash_mb.max(1) << 20)?;
+    if let Some((path, minutes)) = checkpoint {
+        return std::thread::scope(|scope| {
+            checkpointed(scope, &table, path, minutes)?;
+            let out = connect4_lines(start, file, fen, weak, threads, &table, &interrupted);
+            if interrupted() {
+                eprintln!("interrupted: saving the table to {}", path.display());
+                table.save(path)?;
+                return Err(format!(
+                    "interrupted; the table is in {}: the same command continues",
+                    path.display()
+                ));
+            }
+            table.save(path)?;
+            out
+        });
+    }
+    connect4_lines(start, file, fen, weak, threads, &table, &|| false)
+}
+
+/// Set by SIGINT or SIGTERM during a checkpointed solve.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn interrupted() -> bool {
+    INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+extern "C" fn on_signal(_: libc::c_int) {
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Loads the checkpoint (if any), installs the signal handlers and starts the thread that
+/// saves the table every `minutes` (ending when the solve does: it is scoped).
+fn checkpointed<'s, 'e>(
+    scope: &'s std::thread::Scope<'s, 'e>,
+    table: &'e tabula::games::connect4::solver::SolverTable,
+    path: &'e std::path::Path,
+    minutes: u64,
+) -> Result<(), String> {
+    if path.exists() {
+        let t = Instant::now();
+        table.load(path)?;
+        eprintln!(
+            "checkpoint {}: table loaded in {:.1} s",
+            path.display(),
+            t.elapsed().as_secs_f64()
+        );
+    }
+    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGINT, on_signal as *const () as libc::sighandler_t);
+        libc::signal(libc::SIGTERM, on_signal as *const () as libc::sighandler_t);
+    }
+    scope.spawn(move || {
+        let mut last = Instant::now();
+        while !interrupted() && !DONE.load(std::sync::atomic::Ordering::Relaxed) {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            if last.elapsed().as_secs() >= minutes * 60 {
+                match table.save(path) {
+                    Ok(()) => eprintln!("checkpoint {} saved", path.display()),
+                    Err(e) => eprintln!("{e}"),
+                }
+                last = Instant::now();
+            }
+        }
+    });
+    Ok(())
+}
+
+/// Set when the checkpointed solve is over (ends the saving thread).
+static DONE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn connect4_lines(
+    start: Connect4,
+    file: Option<&std::path::Path>,
+    fen: Option<&str>,
+    weak: bool,
+    threads: usize,
+    table: &tabula::games::connect4::solver::SolverTable,
+    abort: &(dyn Fn() -> bool + Sync),
+) -> Result<(), String> {
+    let out = connect4_lines_inner(start, file, fen, weak, threads, table, abort);
+    DONE.store(true, std::sync::atomic::Ordering::Relaxed);
+    out
+}
+
+fn connect4_lines_inner(
+    start: Connect4,
+    file: Option<&std::path::Path>,
+    fen: Option<&str>,
+    weak: bool,
+    threads: usize,
+    table: &tabula::games::connect4::solver::SolverTable,
+    abort: &(dyn Fn() -> bool + Sync),
+) -> Result<(), String> {
+    use tabula::games::connect4::solver::{Solver, threads as par};
     let lines: Box<dyn Iterator<Item = Result<String, String>>> = match (fen, file) {
         (Some(f), _) => Box::new(std::iter::once(Ok(f.to_string()))),
         (None, Some(p)) => Box::new(
@@ -148,14 +244,17 @@ pub fn connect4(
         let empties = pos.dims().cells() - pos.b.moves;
         let n_threads = if empties >= 24 { threads } else { 1 };
         let t = Instant::now();
-        let Some(solved) = par::solve(&pos.b, weak, &table, n_threads, &|| false) else {
+        let Some(solved) = par::solve(&pos.b, weak, table, n_threads, abort) else {
+            if abort() {
+                break;
+            }
             continue;
         };
         let us = t.elapsed().as_micros();
         let score = solved.score;
         // A best column, found after the timing with the table warm (the published solvers'
         // timings are for the score alone).
-        let best = Solver::new(pos.dims(), &table, &|| false)
+        let best = Solver::new(pos.dims(), table, &|| false)
             .best_move(&pos.b, score, weak)
             .map_or("-".to_string(), |c| ((b'a' + c as u8) as char).to_string());
         count += 1;

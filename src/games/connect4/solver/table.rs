@@ -133,11 +133,96 @@ impl SolverTable {
             e.store(0, Relaxed);
         }
     }
+
+    /// Writes the table to `path` (a checkpoint: `CHECKPOINT_MAGIC`, buckets u64, shape u32,
+    /// then every entry, little-endian), through a temporary file renamed at the end. Safe
+    /// while threads search: every entry is one atomic word, whole in the file.
+    pub fn save(&self, path: &std::path::Path) -> Result<(), String> {
+        use std::io::Write;
+        let tmp = path.with_extension("tmp");
+        let shape = self.shape.lock().map_or(0, |s| *s);
+        let write = || -> std::io::Result<()> {
+            let mut f = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+            f.write_all(CHECKPOINT_MAGIC)?;
+            f.write_all(&self.buckets.to_le_bytes())?;
+            f.write_all(&shape.to_le_bytes())?;
+            for e in &self.entries[self.base..self.base + 2 * self.buckets as usize] {
+                f.write_all(&e.load(Relaxed).to_le_bytes())?;
+            }
+            f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+            std::fs::rename(&tmp, path)
+        };
+        write().map_err(|e| format!("checkpoint {}: {e}", path.display()))
+    }
+
+    /// Fills the table from a checkpoint written by `save` for a table of the same size.
+    pub fn load(&self, path: &std::path::Path) -> Result<(), String> {
+        use std::io::Read;
+        let what = |e: String| format!("checkpoint {}: {e}", path.display());
+        let mut f = std::io::BufReader::with_capacity(
+            1 << 20,
+            std::fs::File::open(path).map_err(|e| what(e.to_string()))?,
+        );
+        let mut head = [0u8; 20];
+        f.read_exact(&mut head).map_err(|e| what(e.to_string()))?;
+        if &head[..8] != CHECKPOINT_MAGIC {
+            return Err(what("not a Connect Four solver checkpoint".into()));
+        }
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&head[8..16]);
+        let buckets = u64::from_le_bytes(b);
+        if buckets != self.buckets {
+            return Err(what(format!(
+                "written for a table of {buckets} buckets, this one has {} (use the same --hash)",
+                self.buckets
+            )));
+        }
+        let shape = u32::from_le_bytes([head[16], head[17], head[18], head[19]]);
+        let mut word = [0u8; 8];
+        for e in &self.entries[self.base..self.base + 2 * self.buckets as usize] {
+            f.read_exact(&mut word).map_err(|e| what(e.to_string()))?;
+            e.store(u64::from_le_bytes(word), Relaxed);
+        }
+        if let Ok(mut s) = self.shape.lock() {
+            *s = shape;
+        }
+        Ok(())
+    }
 }
+
+/// The first bytes of a solver checkpoint file.
+const CHECKPOINT_MAGIC: &[u8; 8] = b"TBLC4TT1";
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_checkpoint_restores_every_entry() {
+        let t = SolverTable::with_bytes(2 << 20).expect("a table");
+        t.use_shape(7 << 8 | 6);
+        for k in 0..5000u64 {
+            t.put(
+                k * 7919,
+                (k % 200 + 1) as u8,
+                Some((k % 7) as u32),
+                (k % 42) as u32,
+            );
+        }
+        let path = std::env::temp_dir().join(format!("c4-ckpt-{}", std::process::id()));
+        t.save(&path).expect("saved");
+        let u = SolverTable::with_bytes(2 << 20).expect("a table");
+        u.load(&path).expect("loaded");
+        for k in 0..5000u64 {
+            assert_eq!(u.get(k * 7919), t.get(k * 7919));
+        }
+        // The same shape keeps the entries; a table of another size refuses the file.
+        u.use_shape(7 << 8 | 6);
+        assert_eq!(u.get(7919), t.get(7919));
+        let small = SolverTable::with_bytes(1 << 20).expect("a table");
+        assert!(small.load(&path).is_err_and(|e| e.contains("--hash")));
+        let _ = std::fs::remove_file(&path);
+    }
 
     #[test]
     fn primes_and_round_trip() {
