@@ -459,22 +459,8 @@ impl<G: Game> Engine<G> {
         limits: Limits,
         report: &(dyn Fn(&Info<G::Move>) + Sync),
     ) -> SearchResult<G::Move> {
-        self.stop_and_wait();
-        let params = self.params(limits.clone(), Vec::new());
         let ctrl = Control::new(&limits, self.pos.to_move(), self.options.move_overhead);
-        let mut tables = match self.tables.lock() {
-            Ok(t) => t,
-            Err(poisoned) => poisoned.into_inner(),
-        };
-        search::search(
-            &self.pos,
-            &self.history,
-            &params,
-            &self.tt,
-            &ctrl,
-            report,
-            &mut tables,
-        )
+        self.search_controlled(limits, &ctrl, report)
     }
 
     pub fn stop(&self) {

@@ -97,6 +97,7 @@ pub fn connect4(
         return std::thread::scope(|scope| {
             checkpointed(scope, &table, path, minutes)?;
             let out = connect4_lines(start, file, fen, weak, threads, &table, &interrupted);
+            DONE.store(true, std::sync::atomic::Ordering::Relaxed);
             if interrupted() {
                 eprintln!("interrupted: saving the table to {}", path.display());
                 table.save(path)?;
@@ -164,21 +165,8 @@ fn checkpointed<'s, 'e>(
 /// Set when the checkpointed solve is over (ends the saving thread).
 static DONE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// Solves the positions of `file`, `fen` or stdin, one by one, until `abort` says stop.
 fn connect4_lines(
-    start: Connect4,
-    file: Option<&std::path::Path>,
-    fen: Option<&str>,
-    weak: bool,
-    threads: usize,
-    table: &tabula::games::connect4::solver::SolverTable,
-    abort: &(dyn Fn() -> bool + Sync),
-) -> Result<(), String> {
-    let out = connect4_lines_inner(start, file, fen, weak, threads, table, abort);
-    DONE.store(true, std::sync::atomic::Ordering::Relaxed);
-    out
-}
-
-fn connect4_lines_inner(
     start: Connect4,
     file: Option<&std::path::Path>,
     fen: Option<&str>,
