@@ -19,3 +19,7 @@ echo "== UCI_Elo 1500 vs UCI_Elo 2000"
 nice $FC $(elo 1500) $(elo 2000) $O
 echo "== UCI_Elo 1000 vs UCI_Elo 1500"
 nice $FC $(elo 1000) $(elo 1500) $O
+echo "== UCI_Elo 1250 vs UCI_Elo 1500"
+nice $FC $(elo 1250) $(elo 1500) $O
+echo "== UCI_Elo 1000 vs UCI_Elo 1250"
+nice $FC $(elo 1000) $(elo 1250) $O

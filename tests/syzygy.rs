@@ -192,4 +192,86 @@ fn the_search_probes_after_captures() {
     });
     assert!(result.best.is_some());
     assert!(hits.into_inner() > 0, "no tablebase hits");
+    // Qxd4 is in the principal variation, where the probe does not end the search but bounds
+    // it: the win the table proved is the score (a plain search of KQvKR sees about +9).
+    let tb_win = tabula::search::TB_WIN;
+    assert!(
+        result.score >= tb_win - 128,
+        "score {} below a tablebase win",
+        result.score
+    );
+}
+
+/// The search stores what a WDL probe in the tree proved in the transposition table, as
+/// Stockfish does: a win as a lower bound and a loss as an upper bound of the tablebase score
+/// (`TB_WIN - ply`, kept relative to the node), a draw as exactly 0, deeper than the search
+/// reached there, so that a later visit takes the entry instead of probing again. (Without
+/// the store, a probed position has no entry, or one from a quiescence search at depth 0.)
+#[test]
+fn tablebase_answers_go_into_the_transposition_table() {
+    use tabula::search::{self, Bound, Control, SearchParams, TB_WIN, TranspositionTable};
+    load();
+    // Five pieces, so the root is searched; each capture leads into a four-piece table. A
+    // win or loss is stored where it cuts off or outside the principal variation: so a
+    // capture that is not the best move, or the second of two equally good ones (searched
+    // with a null window); a draw wherever it is found.
+    let cases = [
+        // Rxd4?: KQvKR with White to move, a win for White; Black has better moves.
+        (
+            "4k3/8/8/8/r2P4/8/8/3QK3 b - - 0 1",
+            &["a4d4"][..],
+            Outcome::Win,
+            Bound::Lower,
+        ),
+        // Qxa4+ and Qxh5+: KQvKR with Black to move, lost for Black.
+        (
+            "4k3/8/8/7r/r7/8/8/3QK3 w - - 0 1",
+            &["d1a4", "d1h5"][..],
+            Outcome::Loss,
+            Bound::Upper,
+        ),
+        // Rxd4: KRvKR, a draw.
+        (
+            "4k3/1r6/8/8/3n4/8/8/3RK3 w - - 0 1",
+            &["d1d4"][..],
+            Outcome::Draw,
+            Bound::Exact,
+        ),
+    ];
+    for (fen, captures, child_result, bound) in cases {
+        let root = Chess::default().parse_fen(fen).expect("FEN");
+        let tt = TranspositionTable::new(16);
+        let params = SearchParams {
+            limits: Limits::depth(7),
+            ..SearchParams::default()
+        };
+        let ctrl = Control::new(&params.limits, root.to_move(), 0);
+        let result = search::search(&root, &[], &params, &tt, &ctrl, &|_| {}, &mut Vec::new());
+        assert!(result.best.is_some(), "{fen}");
+        let score = match child_result {
+            Outcome::Win => TB_WIN - 1,
+            Outcome::Loss => -(TB_WIN - 1),
+            Outcome::Draw => 0,
+        };
+        let mut found = Vec::new();
+        for capture in captures {
+            let mut child = root.clone();
+            child.play(root.parse_move(capture).expect("legal"));
+            assert_eq!(
+                syzygy::wdl(&child.board),
+                Some(child_result),
+                "{fen} {capture}"
+            );
+            let entry = tt.probe(child.hash(), 1);
+            found.push((capture, entry.map(|e| (e.bound, e.score, e.depth))));
+        }
+        let stored = found
+            .iter()
+            .filter(|(_, e)| e.is_some_and(|(b, s, d)| b == bound && s == score && d >= 6))
+            .count();
+        assert!(
+            stored > 0,
+            "{fen}: want ({bound:?}, {score}) at depth >= 6: {found:?}"
+        );
+    }
 }

@@ -19,6 +19,9 @@ const TT_MOVE: i32 = 1 << 30;
 const GOOD_TACTICAL: i32 = 1 << 24;
 const KILLER: i32 = 1 << 22;
 const BAD_TACTICAL: i32 = -(1 << 24);
+/// A tablebase answer is stored this much deeper than the node's remaining depth (Stockfish's
+/// 6): it holds however deep a later search looks.
+const TB_DEPTH_BONUS: i32 = 6;
 
 impl<G: Game> Worker<'_, G> {
     fn is_repetition(&self, reversible: usize) -> bool {
@@ -145,19 +148,49 @@ impl<G: Game> Worker<'_, G> {
             return e.score;
         }
         // Endgame tablebases: a draw is exact; a win (loss) ends the search where it is a
-        // cutoff, or anywhere outside the principal variation.
+        // cutoff, or anywhere outside the principal variation. The answer goes into the table
+        // (as Stockfish does) as what it proves: a draw exactly, a win as a lower bound and a
+        // loss as an upper bound (the search may still find a mate beyond it), deeper than
+        // this search will reach here, so the position is not probed again. In the principal
+        // variation the search goes on (to find the mate), within what the table proved: a
+        // win is its floor, a loss its ceiling.
+        let (mut tb_floor, mut tb_cap) = (-INF, INF);
         if ply > 0
             && excluded == 0
             && let Some(o) = pos.probe_wdl(depth)
         {
             self.ctrl.tbhits.fetch_add(1, Relaxed);
-            let (score, cut) = match o {
-                Outcome::Draw => (0, true),
-                Outcome::Win => (TB_WIN - ply as Score, TB_WIN - (ply as Score) >= beta),
-                Outcome::Loss => (-TB_WIN + ply as Score, -TB_WIN + (ply as Score) <= alpha),
+            let (score, bound, cut) = match o {
+                Outcome::Draw => (0, Bound::Exact, true),
+                Outcome::Win => (
+                    TB_WIN - ply as Score,
+                    Bound::Lower,
+                    TB_WIN - (ply as Score) >= beta,
+                ),
+                Outcome::Loss => (
+                    -TB_WIN + ply as Score,
+                    Bound::Upper,
+                    -TB_WIN + (ply as Score) <= alpha,
+                ),
             };
             if cut || !pv_node {
+                let eval = entry.map_or_else(|| pos.evaluate(), |e| e.eval);
+                self.tt.store(
+                    key,
+                    tt_move,
+                    score,
+                    eval,
+                    depth + TB_DEPTH_BONUS,
+                    bound,
+                    ply,
+                );
                 return score;
+            }
+            if o == Outcome::Win {
+                tb_floor = score;
+                alpha = alpha.max(score);
+            } else {
+                tb_cap = score;
             }
         }
         let in_check = pos.in_check();
@@ -246,6 +279,8 @@ impl<G: Game> Worker<'_, G> {
                 key,
                 tt: entry,
                 excluded,
+                tb_floor,
+                tb_cap,
             };
             self.move_loop(pos, &mut moves, &mut scores, alpha, &node)
         };
@@ -265,7 +300,7 @@ impl<G: Game> Worker<'_, G> {
         let (depth, beta, ply) = (n.depth, n.beta, n.ply);
         let scaled = G::FUTILITY_MARGIN > 0;
         let alpha_orig = alpha;
-        let mut best = -INF;
+        let mut best = n.tb_floor;
         let mut best_key = 0u16;
         let mut best_tactical = false;
         let mut searched = 0usize;
@@ -472,9 +507,14 @@ impl<G: Game> Worker<'_, G> {
                 return alpha_orig;
             }
             // Everything was pruned: fall back to a fail-low at the static eval.
-            return alpha_orig.max(n.static_eval.min(alpha_orig));
+            return alpha_orig.max(n.static_eval.min(alpha_orig)).min(n.tb_cap);
         }
-        let bound = if best >= beta {
+        let bound = if best > n.tb_cap {
+            // The table proved a loss the search did not see: its score, as a ceiling.
+            best = n.tb_cap;
+            Bound::Upper
+        } else if best >= beta || (best == n.tb_floor && best_key == 0) {
+            // (No move beat the table's win: it stands as the floor.)
             Bound::Lower
         } else if best > alpha_orig {
             Bound::Exact
@@ -650,6 +690,10 @@ struct Node {
     key: u64,
     tt: Option<super::tt::TtEntry>,
     excluded: u16,
+    /// What an endgame table proved at a node of the principal variation: the score is at
+    /// least `tb_floor` (a win) and at most `tb_cap` (a loss); `-INF`/`INF` elsewhere.
+    tb_floor: Score,
+    tb_cap: Score,
 }
 
 /// A static evaluation sharpened by a table entry whose bound says the true score lies beyond

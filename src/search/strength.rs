@@ -23,7 +23,8 @@ pub struct Strength {
 
 /// `UCI_Elo` -> level, measured (protocol/strength.md); linear between the points.
 const ELO_LEVELS: &[(f64, f64)] = &[
-    (1000.0, 2.9),
+    (1000.0, 1.5),
+    (1250.0, 2.3),
     (1500.0, 5.9),
     (2000.0, 10.1),
     (2400.0, 12.6),

@@ -5,10 +5,15 @@
 //! a wrong entry. `data` packs: move key (16 bits) | score (16, signed) | eval (16, signed) |
 //! depth (8) | bound (2) | generation (6).
 //!
-//! Scores near mate are stored relative to the node (`to_tt`) and converted back relative to
-//! the root on probe (`from_tt`), so a mate distance stays right wherever the entry is found.
+//! Scores near mate, and tablebase wins and losses (`TB_WIN - ply`), are stored relative to
+//! the node (`to_tt`) and converted back relative to the root on probe (`from_tt`), so a
+//! distance stays right wherever the entry is found.
 
-use super::{MATE_BOUND, Score};
+use super::{MAX_PLY, Score, TB_WIN};
+
+/// Scores at least this far from 0 count their distance from the root: mates and tablebase
+/// results.
+const PLY_BOUND: Score = TB_WIN - MAX_PLY as Score;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,9 +179,9 @@ impl TranspositionTable {
 }
 
 fn to_tt(score: Score, ply: usize) -> Score {
-    if score >= MATE_BOUND {
+    if score >= PLY_BOUND {
         score + ply as Score
-    } else if score <= -MATE_BOUND {
+    } else if score <= -PLY_BOUND {
         score - ply as Score
     } else {
         score
@@ -184,9 +189,9 @@ fn to_tt(score: Score, ply: usize) -> Score {
 }
 
 fn from_tt(score: Score, ply: usize) -> Score {
-    if score >= MATE_BOUND {
+    if score >= PLY_BOUND {
         score - ply as Score
-    } else if score <= -MATE_BOUND {
+    } else if score <= -PLY_BOUND {
         score + ply as Score
     } else {
         score
