@@ -29,7 +29,7 @@ def traffic(path):
         for tag, way in (("Adapter->Engine: ", ">"), ("Engine->Adapter: ", "<")):
             if rest.startswith(tag):
                 line = rest[len(tag):]
-                if way == "<" and line == "EOF":  # PolyGlot's note that the engine exited
+                if line == "EOF":  # PolyGlot's note of a closed pipe (either way), not a line
                     continue
                 yield way, line
 

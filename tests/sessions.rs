@@ -123,6 +123,8 @@ fn recorded_sessions() {
     assert!(!paths.is_empty());
     let mut failures = Vec::new();
     for p in &paths {
+        // Named before it runs: a panic inside (a closed pipe) says which session it was.
+        eprintln!("session {}", p.display());
         if let Err(e) = replay(p) {
             failures.push(format!("{}: {e}", p.display()));
         }
