@@ -2,7 +2,9 @@
 //! generic solver (`endgame`: principal-variation null windows, the shared bound table,
 //! enhanced transposition cutoffs, stability cutoffs) with the speed that a fixed board
 //! allows (`bitboard`) and a finer move order (`order_score`: fastest first, then corner
-//! stability, potential mobility and parity, and a one-ply search far from the end):
+//! stability, potential mobility and parity, and far from the end a shallow search of the
+//! learned pattern evaluation, one to three plies deep with the empties; ordering only, so
+//! the scores stay exact whatever the weights):
 //! - from `SMALL_EMPTIES` empties down no move generation: the empty squares are tried in
 //!   parity order (squares of quadrants with an odd number of empties first), two empties
 //!   have their own code, and the last empty square only counts its flips;
@@ -16,6 +18,7 @@
 use super::PASS;
 use super::board::Geo;
 use super::endgame::{SolveResult, Table};
+use super::learn::PatternNet;
 use crate::bits::mix;
 
 /// From this many empties down: no move generation, parity order (`small`).
@@ -26,8 +29,13 @@ const TABLE_MIN_EMPTIES: u32 = 7;
 /// From this many empties: enhanced transposition cutoffs (children's entries probed).
 const ETC_MIN_EMPTIES: u32 = 8;
 const STABILITY_MIN_EMPTIES: u32 = 9;
-/// From this many empties: a one-ply search of the mobility evaluation joins the ordering.
+/// From this many empties: a one-ply search of the pattern evaluation joins the ordering;
+/// two plies from `SHALLOW_2_EMPTIES`, three from `SHALLOW_3_EMPTIES`.
 const SHALLOW_MIN_EMPTIES: u32 = 14;
+const SHALLOW_2_EMPTIES: u32 = 18;
+const SHALLOW_3_EMPTIES: u32 = 22;
+/// The pattern evaluation (hundredths of a disc) is divided by this in the ordering search.
+const PATTERN_SCALE: i32 = 8;
 /// From this many empties, with other threads: a move (other than the first) that another
 /// thread is searching is put off until the others are done (ABDADA's deferral).
 const DEFER_MIN_EMPTIES: u32 = 14;
@@ -60,6 +68,9 @@ pub struct Solver<'a> {
     geo: Geo<u64>,
     /// With other threads: the positions being searched now (`threads::Busy`).
     busy: Option<&'a Busy>,
+    /// The embedded pattern weights, for the ordering search (`shallow`); without them
+    /// `quick_eval`.
+    net: Option<&'static PatternNet>,
 }
 
 impl<'a> Solver<'a> {
@@ -71,6 +82,7 @@ impl<'a> Solver<'a> {
             table,
             geo: Geo::new(8)?,
             busy: None,
+            net: super::learn::default_net(),
         })
     }
 
@@ -196,10 +208,14 @@ impl<'a> Solver<'a> {
             + 32 * ((mm & CORNERS).count_ones() as i32 - (om & CORNERS).count_ones() as i32)
     }
 
-    /// A shallow alpha-beta on `quick_eval`, for ordering only.
+    /// A shallow alpha-beta on the pattern evaluation (`quick_eval` without weights), for
+    /// ordering only.
     fn shallow(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         if depth == 0 {
-            return Self::quick_eval(p, o);
+            return match self.net {
+                Some(net) => net.evaluate(p, o) / PATTERN_SCALE,
+                None => Self::quick_eval(p, o),
+            };
         }
         let mut m = moves(p, o);
         if m == 0 {
@@ -228,7 +244,8 @@ impl<'a> Solver<'a> {
     /// above all few replies for the opponent (fastest first, a corner reply counting twice),
     /// then our discs made safe at the corners, few empty squares beside our discs (the
     /// opponent's potential mobility), a quadrant of odd parity; from `SHALLOW_MIN_EMPTIES`
-    /// a one-ply search of the mobility evaluation weighs in as much as the replies.
+    /// a shallow search of the pattern evaluation (deeper with more empties) weighs in about
+    /// as much as the replies (1.28 discs of evaluation against one reply).
     fn order_score(&mut self, p: u64, o: u64, sq: u32, f: u64, ne: u32) -> i32 {
         let (np, no) = (p | f | 1 << sq, o & !f);
         let replies = moves(no, np);
@@ -245,7 +262,12 @@ impl<'a> Solver<'a> {
             score += W_PARITY;
         }
         if ne >= SHALLOW_MIN_EMPTIES {
-            score -= W_SHALLOW * self.shallow(no, np, 1, -i32::MAX, i32::MAX);
+            let depth = match ne {
+                SHALLOW_3_EMPTIES.. => 3,
+                SHALLOW_2_EMPTIES.. => 2,
+                _ => 1,
+            };
+            score -= W_SHALLOW * self.shallow(no, np, depth, -i32::MAX, i32::MAX);
         }
         score
     }
@@ -481,65 +503,4 @@ fn solve_sharing(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::learn::rng::Rng;
-    /// The solver's margin is the best child's exact value, and its canonical move the lowest
-    /// square reaching it, whatever the table held (positions of 8 to 12 empties from random games,
-    /// each child solved on its own with a cleared table).
-    #[test]
-    fn margin_and_move_are_exact_and_canonical() {
-        let table = super::super::endgame::table();
-        let mut rng = Rng::new(17);
-        let mut checked = 0;
-        while checked < 40 {
-            let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
-            let stop = 8 + rng.below(5) as u32;
-            while (!(p | o)).count_ones() > stop {
-                let mut m = moves(p, o);
-                if m == 0 {
-                    if moves(o, p) == 0 {
-                        break;
-                    }
-                    (p, o) = (o, p);
-                    continue;
-                }
-                for _ in 0..rng.below(m.count_ones() as usize) {
-                    m &= m - 1;
-                }
-                let sq = m.trailing_zeros();
-                let f = flips(p, o, sq);
-                (p, o) = (o & !f, p | f | 1 << sq);
-            }
-            let mv = moves(p, o);
-            if mv == 0 || (!(p | o)).count_ones() != stop {
-                continue;
-            }
-            // Each child alone, from a cleared table.
-            let mut values = Vec::new();
-            let mut m = mv;
-            while m != 0 {
-                let sq = m.trailing_zeros();
-                m &= m - 1;
-                let f = flips(p, o, sq);
-                table.clear();
-                let mut s = Solver::new(table, &|| false).expect("8x8");
-                values.push((sq, -s.search(o & !f, p | f | 1 << sq, -64, 64, false)));
-            }
-            let best = values.iter().map(|v| v.1).max().expect("a move");
-            let first = values.iter().find(|v| v.1 == best).expect("a move").0;
-            // With the table as the previous solves left it.
-            let r = solve(p, o, table, true, &|| false)
-                .expect("8x8")
-                .expect("solved");
-            assert_eq!((r.margin, r.best as u32), (best, first), "{p:#x} {o:#x}");
-            // The fast choice: a move of the best value.
-            let r = solve(p, o, table, false, &|| false)
-                .expect("8x8")
-                .expect("solved");
-            let value = values.iter().find(|v| v.0 == r.best as u32).map(|v| v.1);
-            assert_eq!((r.margin, value), (best, Some(best)), "{p:#x} {o:#x}");
-            checked += 1;
-        }
-    }
-}
+mod tests;
