@@ -39,6 +39,7 @@
 //! contents, for one thread.
 
 pub mod bounds;
+pub mod cgt;
 pub mod frame;
 mod moves;
 pub mod race;
