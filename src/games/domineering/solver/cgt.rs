@@ -13,6 +13,7 @@
 //! other region is `None` ("unknown"), which is never wrong, only less useful (a game can
 //! equal a number without passing this test).
 
+use super::super::board::Side;
 use std::collections::HashMap;
 
 /// Binary digits after the point that a value may have.
@@ -72,7 +73,11 @@ pub fn normalise(m: u64) -> u64 {
 pub fn simplest(lo: Option<i64>, hi: Option<i64>) -> Option<i64> {
     match (lo, hi) {
         (None, None) => Some(0),
-        (Some(l), None) => Some(if l < 0 { 0 } else { (l.div_euclid(UNIT) + 1) * UNIT }),
+        (Some(l), None) => Some(if l < 0 {
+            0
+        } else {
+            (l.div_euclid(UNIT) + 1) * UNIT
+        }),
         (None, Some(h)) => Some(if h > 0 {
             0
         } else {
@@ -156,6 +161,35 @@ impl Values {
     }
 }
 
+/// The empty cells of `pos` as a local region, when the board fits in the 8x8 grid.
+pub fn local<B: crate::bits::Bits>(pos: &super::super::Domineering<B>) -> Option<u64> {
+    let (rows, cols) = (pos.geo.rows, pos.geo.cols);
+    if rows > 8 || cols > 8 {
+        return None;
+    }
+    let e = pos.empty();
+    let mut m = 0u64;
+    for r in 0..rows {
+        for c in 0..cols {
+            if e.has(r * cols + c) {
+                m |= 1 << (r * 8 + c);
+            }
+        }
+    }
+    Some(m)
+}
+
+/// The winner of a sum of regions whose value is the number `sum` (in units of `1 / UNIT`)
+/// with `to_move` to move: Left (Vertical) when positive, Right (Horizontal) when negative,
+/// the second player when zero.
+pub fn winner(sum: i64, to_move: Side) -> Side {
+    match sum.cmp(&0) {
+        std::cmp::Ordering::Greater => Side::Vertical,
+        std::cmp::Ordering::Less => Side::Horizontal,
+        std::cmp::Ordering::Equal => to_move.other(),
+    }
+}
+
 /// Parses rows of `X` (empty cell of the region) and other characters (not in it) into a
 /// local region; rows past the 8th or columns past the 8th are ignored.
 pub fn shape(rows: &[&str]) -> u64 {
@@ -176,10 +210,65 @@ mod tests {
 
     const U: i64 = UNIT;
 
+    /// Random positions: wherever the regions' values decide the game, the existing solver
+    /// (an independent search that knows nothing of values) must agree.
+    #[test]
+    fn decided_positions_agree_with_the_solver() {
+        use crate::games::domineering::{Domineering, solver};
+        use crate::learn::rng::Rng;
+        let mut rng = Rng::new(32);
+        let mut v = Values::new();
+        let (mut decided, mut tried) = (0, 0);
+        for rows in 2..=6u32 {
+            for cols in 2..=6u32 {
+                for _ in 0..40 {
+                    let first = if rng.next_u64() & 1 == 0 {
+                        Side::Vertical
+                    } else {
+                        Side::Horizontal
+                    };
+                    let Ok(mut pos) = Domineering::<u64>::new(rows, cols, first) else {
+                        panic!("{rows}x{cols}");
+                    };
+                    let plies = rng.next_u64() % (rows * cols / 2) as u64;
+                    for _ in 0..plies {
+                        let m = pos.moves_of(pos.to_move);
+                        if m == 0 {
+                            break;
+                        }
+                        let k = rng.next_u64() % m.count_ones() as u64;
+                        let mut mm = m;
+                        for _ in 0..k {
+                            mm &= mm - 1;
+                        }
+                        pos.place(mm.trailing_zeros());
+                    }
+                    let Some(m) = local(&pos) else { panic!("fits") };
+                    tried += 1;
+                    let Some(s) = v.sum(m) else { continue };
+                    decided += 1;
+                    let Some(out) = solver::solve(&pos, &|| false) else {
+                        panic!("solved")
+                    };
+                    assert_eq!(
+                        winner(s, pos.to_move),
+                        out.winner,
+                        "{rows}x{cols} {:x} value {s}",
+                        pos.occupied
+                    );
+                }
+            }
+        }
+        // Enough positions are decided for the check to mean something.
+        assert!(decided * 5 > tried, "{decided} of {tried}");
+        eprintln!("decided {decided} of {tried}");
+    }
+
     #[test]
     fn simplest_numbers() {
         // (lo, hi, expected, what it exercises); the simplicity rule (Winning Ways ch. 2).
-        let table: &[(Option<i64>, Option<i64>, Option<i64>, &str)] = &[
+        type Row = (Option<i64>, Option<i64>, Option<i64>, &'static str);
+        let table: &[Row] = &[
             (None, None, Some(0), "{|} = 0"),
             (Some(0), None, Some(U), "{0|} = 1"),
             (Some(U), None, Some(2 * U), "{1|} = 2"),
@@ -206,7 +295,10 @@ mod tests {
         let c = components(m);
         assert_eq!(c.len(), 3);
         assert_eq!(c.iter().fold(0, |a, b| a | b), m);
-        assert_eq!(normalise(shape(&["....", "..X.", "..X."])), shape(&["X", "X"]));
+        assert_eq!(
+            normalise(shape(&["....", "..X.", "..X."])),
+            shape(&["X", "X"])
+        );
         // No wrap-around between the right edge and the next row.
         assert_eq!(components(shape(&[".......X", "X......."])).len(), 2);
     }
@@ -221,7 +313,11 @@ mod tests {
             (&["X", "X"], "vertical domino space = 1 (WW)", Some(U)),
             (&["XX"], "horizontal domino space = -1 (WW)", Some(-U)),
             (&["X", "X", "X"], "vertical strip of 3 = 1", Some(U)),
-            (&["X", "X", "X", "X"], "vertical strip of 4 = 2", Some(2 * U)),
+            (
+                &["X", "X", "X", "X"],
+                "vertical strip of 4 = 2",
+                Some(2 * U),
+            ),
             (&["XXXXX"], "horizontal strip of 5 = -2", Some(-2 * U)),
             (&["XX", "XX"], "2x2 square = ±1, no number (WW)", None),
             (&["X.", "XX"], "L-tromino: {0|0} = *, no number", None),
@@ -231,7 +327,11 @@ mod tests {
             (&["XX", "X.", "X."], "mirror image, same value", Some(U / 2)),
             // Vertical: b1b2 leaves a1, c1, b3 = 0; b2b3 leaves a1b1c1 = -1. Horizontal:
             // a1b1 or b1c1 leaves a cell and b2b3 = 1. {0,-1|1} = 1/2.
-            (&["XXX", ".X.", ".X."], "T: options are sums of regions", Some(U / 2)),
+            (
+                &["XXX", ".X.", ".X."],
+                "T: options are sums of regions",
+                Some(U / 2),
+            ),
             (&["X", "X", ".", "XX"], "sum of 1 and -1 = 0", Some(0)),
             (&["X.X", "X.X"], "sum of 1 and 1 = 2", Some(2 * U)),
         ];
