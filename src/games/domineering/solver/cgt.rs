@@ -131,6 +131,19 @@ impl Values {
         Some(s)
     }
 
+    /// As `sum`, but `None` as soon as a component has more than `max` live cells.
+    pub fn sum_small(&mut self, m: u64, max: u32) -> Option<i64> {
+        let cs = components(live(m));
+        if cs.iter().any(|c| c.count_ones() > max) {
+            return None;
+        }
+        let mut s = 0;
+        for c in cs {
+            s += self.component(normalise(c))?;
+        }
+        Some(s)
+    }
+
     fn component(&mut self, m: u64) -> Option<i64> {
         if let Some(&v) = self.cache.get(&m) {
             return v;
