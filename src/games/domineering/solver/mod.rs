@@ -31,8 +31,9 @@
 //!
 //! Regions: a region of the board that only one player can still use is counted exactly by
 //! the safe moves (its cells are all protected), and a region nobody can use drops out of
-//! every count; regions both players can use are searched together (their game values are
-//! not combined).
+//! every count; regions both players can use are searched together, except that at nodes with
+//! few free cells on boards up to 8x8 a position whose regions (up to 12 cells each) are all
+//! proven numbers is decided by the sum of their values (`cgt`).
 //!
 //! Results are exact (`tests/domineering.rs` checks them against a brute-force search). Node
 //! counts (the bench signature) depend only on the position and the table's size and prior
