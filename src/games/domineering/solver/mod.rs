@@ -31,14 +31,16 @@
 //!
 //! Regions: a region of the board that only one player can still use is counted exactly by
 //! the safe moves (its cells are all protected), and a region nobody can use drops out of
-//! every count; regions both players can use are searched together (their game values are
-//! not combined).
+//! every count; regions both players can use are searched together, except that at nodes with
+//! few free cells on boards up to 8x8 a position whose regions (up to 12 cells each) are all
+//! proven numbers is decided by the sum of their values (`cgt`).
 //!
 //! Results are exact (`tests/domineering.rs` checks them against a brute-force search). Node
 //! counts (the bench signature) depend only on the position and the table's size and prior
 //! contents, for one thread.
 
 pub mod bounds;
+pub mod cgt;
 pub mod frame;
 mod moves;
 pub mod race;
@@ -75,7 +77,10 @@ pub struct Solver<'a> {
     table: &'a Table,
     /// Per board cell, its key in each of the four mirror images.
     zobrist: Vec<[u64; 4]>,
+    rows: u32,
     cols: u32,
+    /// Number values of small regions (`cgt`), cached by shape; this solver's own.
+    values: cgt::Values,
     /// Mixed into every key: the shape and the side to move.
     side_tag: [u64; 2],
     /// Positional preference of each anchor, per frame: `pos[p][line * 16 + bit]`.
@@ -114,7 +119,9 @@ impl<'a> Solver<'a> {
             aborted: false,
             table,
             zobrist,
+            rows,
             cols,
+            values: cgt::Values::new(),
             side_tag: [shape, mix(shape)],
             pos: [positional(rows, cols), positional(cols, rows)],
             lists: (0..=rows * cols).map(|_| Vec::with_capacity(64)).collect(),
@@ -171,6 +178,26 @@ impl<'a> Solver<'a> {
     }
 
     /// Does the side to move win? (`false` also when aborted: check `aborted`.)
+    /// Whether the side to move wins, where every region of the board is small and proven a
+    /// number (`cgt`): their sum decides without search.
+    fn regions_decide(&mut self, b: &Board) -> Option<bool> {
+        if self.rows > 8 || self.cols > 8 {
+            return None;
+        }
+        let mut m = 0u64;
+        for r in 0..self.rows {
+            let free = !b.f[0].line[r as usize + 1] & ((1u32 << self.cols) - 1);
+            m |= (free as u64) << (8 * r);
+        }
+        let s = self.values.sum_small(m, REGION_CELLS)?;
+        let mover = if b.turn == 0 {
+            Side::Horizontal
+        } else {
+            Side::Vertical
+        };
+        Some(cgt::winner(s, mover) == mover)
+    }
+
     fn wins(&mut self, n: &Node) -> bool {
         self.nodes += 1;
         if self.nodes & 0x3fff == 0 && (self.abort)() {
@@ -198,6 +225,11 @@ impl<'a> Solver<'a> {
             return true;
         }
         if let Some(w) = self.table.get(key) {
+            return w;
+        }
+        if e <= REGION_EMPTY
+            && let Some(w) = self.regions_decide(&n.b)
+        {
             return w;
         }
         // The opponent's strategy moving second holds against every first move; a move that
@@ -372,6 +404,11 @@ fn outlasts(s: &bounds::Sure, real: u32) -> bool {
 fn hopeful(me: Counts, other: Counts, e: u32) -> bool {
     (4 * me.real + 2 * me.safe + 4) as i32 >= (e + 2 * other.real) as i32
 }
+
+/// Free cells at or below which a node asks whether its regions' values decide it.
+const REGION_EMPTY: u32 = 20;
+/// The largest region (live cells) whose value is worked out.
+const REGION_CELLS: u32 = 12;
 
 /// Result of a full solve from a position.
 pub struct Outcome {
