@@ -259,9 +259,13 @@ impl Book {
         out
     }
 
+    /// A book file, its values backed up again (a file saved mid-build may lag by one
+    /// expansion).
     pub fn load(path: &str) -> Result<Book, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("BookFile '{path}': {e}"))?;
-        Book::from_bytes(&bytes).map_err(|e| format!("BookFile '{path}': {e}"))
+        let b = Book::from_bytes(&bytes).map_err(|e| format!("BookFile '{path}': {e}"))?;
+        b.update_values();
+        Ok(b)
     }
 
     pub fn save(&self, path: &str) -> Result<(), String> {
@@ -319,7 +323,10 @@ impl Book {
 pub fn embedded() -> Option<&'static Book> {
     static BOOK: OnceLock<Option<Book>> = OnceLock::new();
     BOOK.get_or_init(|| match Book::from_bytes(EMBEDDED) {
-        Ok(b) => Some(b),
+        Ok(b) => {
+            b.update_values();
+            Some(b)
+        }
         Err(e) => {
             log::warn!("the embedded Othello book is unreadable: {e}");
             Some(Book::default())
