@@ -106,7 +106,7 @@ fn othello_patterns_train_and_load() {
     let mut stdin = child.stdin.take().expect("stdin");
     writeln!(
         stdin,
-        "ugi\nsetoption name EvalFile value {}\nisready\nposition startpos\ngo depth 4",
+        "ugi\nsetoption name OwnBook value false\nsetoption name EvalFile value {}\nisready\nposition startpos\ngo depth 4",
         weights.display()
     )
     .expect("written");
