@@ -270,6 +270,18 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// What the search runs before its own in play (`search::try_solver`): by default the
+    /// exact solver; a game may answer from further out with a selective endgame search (a
+    /// `Solved` whose note says so), which is then trusted as the search's result. `budget_ms`:
+    /// the move's soft time budget, where it has one.
+    fn solve_in_play(
+        &self,
+        abort: &dyn Fn() -> bool,
+        _budget_ms: Option<u64>,
+    ) -> Option<Solved<Self::Move>> {
+        self.solve(abort)
+    }
+
     /// The outcome if the game is over.
     fn outcome(&self) -> Option<Outcome> {
         if let Some(o) = self.terminal() {

@@ -124,6 +124,12 @@ impl Control {
         soft != UNLIMITED && self.timed() && self.elapsed_ms() * 100 >= soft * scale
     }
 
+    /// The soft budget of this move in milliseconds, if it has one.
+    pub fn soft_budget_ms(&self) -> Option<u64> {
+        let soft = self.soft_ms.load(Relaxed);
+        (soft != UNLIMITED).then_some(soft)
+    }
+
     pub fn has_time_limit(&self) -> bool {
         self.soft_ms.load(Relaxed) != UNLIMITED
     }

@@ -214,7 +214,7 @@ fn try_solver<G: Game>(
     // search that plays if it gives up (with a fixed move time, soft and hard are equal).
     let share = root.solver_share();
     let abort = || ctrl.stopped() || ctrl.past_hard_share(75) || ctrl.past_soft(share);
-    let solved = root.solve(&abort)?;
+    let solved = root.solve_in_play(&abort, ctrl.soft_budget_ms())?;
     ctrl.nodes.fetch_add(solved.nodes, Relaxed);
     let time_ms = ctrl.elapsed_ms();
     let plies = mate_plies(solved.score).map_or(1, |p| p.unsigned_abs().max(1));

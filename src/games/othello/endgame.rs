@@ -5,9 +5,11 @@
 //! ordered table move first, then fastest-first (fewest replies for the opponent), corners
 //! up and X-squares down; a stability cutoff (the opponent's edge-anchored stable discs bound
 //! our best margin); a table of bounds above `TABLE_MIN_EMPTIES`; plain move loops near the
-//! end. Entries: key, then data = lower (i16) | upper (i16) | best move (u16) | empties (u8).
+//! end. Entries: key, then data = lower (i16) | upper (i16) | best move (u16) | empties (u8)
+//! | selectivity (7 bits, 0: exact; `Table::get_sel`) | 1.
 
 use super::board::Geo;
+use super::endgame8::Confidence;
 use super::{Othello, PASS};
 use crate::bits::Bits;
 use crate::bits::mix;
@@ -64,18 +66,41 @@ impl Table {
         crate::memory::prefetch(&self.words[self.slot(key)]);
     }
     pub(super) fn get(&self, key: u64) -> Option<(i32, i32, u16)> {
+        self.get_sel(key, 0)
+    }
+    /// The entry of `key` for a search of selectivity `sel` (0: exact; else a selective
+    /// search's confidence / 4, 1..=127): bounds of an exact entry or of one at least as
+    /// confident; of any other only the move (bounds -64..64, 8x8 alone stores such entries).
+    pub(super) fn get_sel(&self, key: u64, sel: u32) -> Option<(i32, i32, u16)> {
         let i = self.slot(key);
         let data = self.words[i + 1].load(Relaxed);
         if data == 0 || self.words[i].load(Relaxed) ^ data != key {
             return None;
         }
+        let best = (data >> 32) as u16;
+        let stored = ((data >> 56) & 0x7f) as u32;
+        if stored != 0 && (sel == 0 || stored < sel) {
+            return Some((-64, 64, best));
+        }
         Some((
             (data as u16 as i16) as i32,
             ((data >> 16) as u16 as i16) as i32,
-            (data >> 32) as u16,
+            best,
         ))
     }
     pub(super) fn put(&self, key: u64, lower: i32, upper: i32, best: u16, empties: u32) {
+        self.put_sel(key, lower, upper, best, empties, 0)
+    }
+    /// `put` from a search of selectivity `sel` (see `get_sel`).
+    pub(super) fn put_sel(
+        &self,
+        key: u64,
+        lower: i32,
+        upper: i32,
+        best: u16,
+        empties: u32,
+        sel: u32,
+    ) {
         let i = self.slot(key);
         // Depth-preferred: a deeper subtree's entry gives way only to one nearly as deep.
         let old = self.words[i + 1].load(Relaxed);
@@ -89,6 +114,7 @@ impl Table {
             | ((upper as i16 as u16 as u64) << 16)
             | ((best as u64) << 32)
             | ((empties.min(255) as u64) << 48)
+            | (((sel & 0x7f) as u64) << 56)
             | (1 << 63);
         self.words[i].store(key ^ data, Relaxed);
         self.words[i + 1].store(data, Relaxed);
@@ -342,6 +368,61 @@ fn quadrants<B: Bits>(g: &Geo<B>) -> [B; 4] {
 /// Solves `pos` exactly; `None` if `abort` returned true first or the game is over.
 pub fn solve<B: Bits>(pos: &Othello<B>, abort: &dyn Fn() -> bool) -> Option<SolveResult> {
     solve_with(pos, false, abort)
+}
+
+/// In play, from this many empties down the exact solver runs at once.
+pub const EXACT_EMPTIES: u32 = 16;
+/// In play on 8x8, from `selective_empties` empties down to `EXACT_EMPTIES`: the selective
+/// endgame search at rising confidences (`SELECTIVE_LEVELS`, hundredths of a standard deviation
+/// of the prediction's error), then the exact solver.
+const SELECTIVE_LEVELS: [u32; 6] = [50, 70, 100, 150, 200, 260];
+
+/// The most empties at which play starts the selective search with `budget_ms` for the move:
+/// its first level costs about three times more with each empty square, and should take no
+/// more than about a third of the budget (here: 22 empties at 100 ms, 24 at 1 s, 26 at 10 s);
+/// without a budget (analysis) 26.
+pub fn selective_empties(budget_ms: Option<u64>) -> u32 {
+    let Some(mut b) = budget_ms else {
+        return 26;
+    };
+    let mut e = 22;
+    while b >= 150 && e < 28 {
+        b /= 3;
+        e += 1;
+    }
+    e
+}
+
+/// What play runs before the heuristic search: on 8x8 from `selective_empties` the selective
+/// search at each of `SELECTIVE_LEVELS` and then the exact one, keeping the last that finished
+/// before `abort` (its confidence; `None`: exact); elsewhere the exact solver from
+/// `AUTO_EMPTIES`.
+pub fn solve_in_play<B: Bits>(
+    pos: &Othello<B>,
+    abort: &dyn Fn() -> bool,
+    budget_ms: Option<u64>,
+) -> Option<(SolveResult, Option<u32>)> {
+    let ne = pos.empties();
+    if pos.geo.n != 8 || ne <= EXACT_EMPTIES || ne > selective_empties(budget_ms) {
+        if ne > AUTO_EMPTIES {
+            return None;
+        }
+        return solve(pos, abort).map(|r| (r, None));
+    }
+    let (p, o) = (pos.me.low64(), pos.opp.low64());
+    let mut last = None;
+    let mut nodes = 0;
+    for t in SELECTIVE_LEVELS.map(Some).into_iter().chain([None]) {
+        let r = match t {
+            Some(t) => super::endgame8::solve_selective(p, o, table(), Confidence(t), abort),
+            None => super::endgame8::solve(p, o, table(), false, abort),
+        };
+        let Ok(Some(mut r)) = r else { break };
+        nodes += r.nodes;
+        r.nodes = nodes;
+        last = Some((r, t));
+    }
+    last
 }
 
 /// `solve` on `threads` threads sharing the table (8x8; other boards solve on one).

@@ -579,6 +579,37 @@ impl<B: Bits> Game for Othello<B> {
     fn solve(&self, abort: &dyn Fn() -> bool) -> Option<Solved<u16>> {
         self.solve_exact(false, abort)
     }
+
+    fn solve_in_play(
+        &self,
+        abort: &dyn Fn() -> bool,
+        budget_ms: Option<u64>,
+    ) -> Option<Solved<u16>> {
+        endgame::solve_in_play(self, abort, budget_ms).map(|(r, level)| Solved {
+            score: r.margin * 100,
+            best: r.best,
+            nodes: r.nodes,
+            note: match level {
+                None => format!(
+                    "solved: final disc margin {:+} for the side to move",
+                    r.margin
+                ),
+                Some(t) => format!(
+                    "selective endgame search ({:.1} sigma): final disc margin {:+} for the side to move",
+                    t as f64 / 100.0,
+                    r.margin
+                ),
+            },
+        })
+    }
+
+    fn solver_share(&self) -> u64 {
+        if self.empties() > endgame::EXACT_EMPTIES {
+            100
+        } else {
+            30
+        }
+    }
 }
 
 impl<B: Bits> Othello<B> {

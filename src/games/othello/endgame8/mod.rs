@@ -53,10 +53,12 @@ const QUADRANTS: [u64; 4] = [
 ];
 
 mod bitboard;
+mod probcut;
 mod threads;
 
 use bitboard::{CORNERS, corner_stable};
 pub use bitboard::{flips, moves, stable};
+pub use probcut::{Confidence, solve_selective};
 use threads::Busy;
 pub use threads::solve_threads;
 
@@ -64,6 +66,8 @@ pub struct Solver<'a> {
     pub nodes: u64,
     abort: &'a dyn Fn() -> bool,
     pub aborted: bool,
+    /// The node count at which `abort` is asked next.
+    next_check: u64,
     table: &'a Table,
     geo: Geo<u64>,
     /// With other threads: the positions being searched now (`threads::Busy`).
@@ -71,6 +75,8 @@ pub struct Solver<'a> {
     /// The embedded pattern weights, for the ordering search (`shallow`); without them
     /// `quick_eval`.
     net: Option<&'static PatternNet>,
+    /// Selective search (`probcut`): probable cuts at this confidence; `None`: exact.
+    cut: Option<probcut::Confidence>,
 }
 
 impl<'a> Solver<'a> {
@@ -79,10 +85,12 @@ impl<'a> Solver<'a> {
             nodes: 0,
             abort,
             aborted: false,
+            next_check: 0x4000,
             table,
             geo: Geo::new(8)?,
             busy: None,
             net: super::learn::default_net(),
+            cut: None,
         })
     }
 
@@ -210,23 +218,32 @@ impl<'a> Solver<'a> {
 
     /// A shallow alpha-beta on the pattern evaluation (`quick_eval` without weights), for
     /// ordering only.
-    fn shallow(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    /// `scale` divides the evaluation (hundredths of a disc).
+    fn shallow(
+        &mut self,
+        p: u64,
+        o: u64,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        scale: i32,
+    ) -> i32 {
         if depth == 0 {
             return match self.net {
-                Some(net) => net.evaluate(p, o) / PATTERN_SCALE,
+                Some(net) => net.evaluate(p, o) / scale,
                 None => Self::quick_eval(p, o),
             };
         }
         let mut m = moves(p, o);
         if m == 0 {
-            return -self.shallow(o, p, depth - 1, -beta, -alpha);
+            return -self.shallow(o, p, depth - 1, -beta, -alpha, scale);
         }
         let mut best = -i32::MAX;
         while m != 0 {
             let sq = m.trailing_zeros();
             m &= m - 1;
             let f = flips(p, o, sq);
-            let v = -self.shallow(o & !f, p | f | 1 << sq, depth - 1, -beta, -alpha);
+            let v = -self.shallow(o & !f, p | f | 1 << sq, depth - 1, -beta, -alpha, scale);
             if v > best {
                 best = v;
                 if v > alpha {
@@ -267,7 +284,7 @@ impl<'a> Solver<'a> {
                 SHALLOW_2_EMPTIES.. => 2,
                 _ => 1,
             };
-            score -= W_SHALLOW * self.shallow(no, np, depth, -i32::MAX, i32::MAX);
+            score -= W_SHALLOW * self.shallow(no, np, depth, -i32::MAX, i32::MAX, PATTERN_SCALE);
         }
         score
     }
@@ -279,8 +296,13 @@ impl<'a> Solver<'a> {
             return self.small(p, o, alpha, beta, passed);
         }
         self.nodes += 1;
-        if self.nodes & 0xffff == 0 && (self.abort)() {
-            self.aborted = true;
+        // Every 16k nodes or so (most nodes are counted in `small`, so a test on the count
+        // itself would rarely land).
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 0x4000;
+            if (self.abort)() {
+                self.aborted = true;
+            }
         }
         if self.aborted {
             return 0;
@@ -308,13 +330,18 @@ impl<'a> Solver<'a> {
         }
         let alpha_orig = alpha;
         let mut tt_move = PASS;
-        if use_table && let Some((lower, upper, best)) = self.table.get(key) {
+        if use_table && let Some((lower, upper, best)) = self.table.get_sel(key, self.sel()) {
             if let Some(v) =
                 crate::games::othello::endgame::narrow(lower, upper, &mut alpha, &mut beta)
             {
                 return v;
             }
             tt_move = best;
+        }
+        if self.cut.is_some()
+            && let Some(v) = self.probable_cut(p, o, ne, alpha, beta)
+        {
+            return v;
         }
         // The moves, their flips and their children's keys (prefetched for the enhanced
         // transposition cutoff below and for the children's own probes).
@@ -349,7 +376,7 @@ impl<'a> Solver<'a> {
         // Enhanced transposition cutoff: a child whose entry proves that we reach beta.
         if etc {
             for e in &list[..count] {
-                if let Some((_, upper, _)) = self.table.get(e.2)
+                if let Some((_, upper, _)) = self.table.get_sel(e.2, self.sel())
                     && -upper >= beta
                 {
                     return -upper;
@@ -425,7 +452,8 @@ impl<'a> Solver<'a> {
             } else {
                 (best, best)
             };
-            self.table.put(key, lower, upper, best_sq, ne);
+            self.table
+                .put_sel(key, lower, upper, best_sq, ne, self.sel());
         }
         best
     }

@@ -1,0 +1,158 @@
+//! The selective endgame search (8x8): the exact solver's search with probable cuts (Buro's
+//! ProbCut, as Edax and Egaroucid use it to reach the end of the game long before an exact
+//! solve fits the clock). At a node of `MIN_EMPTIES` or more empties a shallow search of the
+//! learned pattern evaluation predicts the exact margin; where the prediction clears beta (or
+//! falls short of alpha) by `t` standard deviations of its error at that many empties
+//! (`sigma`), the node returns that bound without a search below it. The margin found is the
+//! exact one with a probability that rises with `t`; play runs it at rising confidences and
+//! then exactly (`Othello::solve_in_play`), keeping the last that finished.
+//!
+//! A selective search stores its bounds with its confidence (`Table::put_sel`): an exact
+//! search takes only their moves, a more confident search too, and a selective search takes
+//! the bounds of exact entries and of entries at least as confident. Scores: the final disc
+//! margin for the side to move, -64..=64, as in the exact solver; the prediction and `sigma`
+//! are in hundredths of a disc.
+
+use super::{PASS, Solver, moves};
+use crate::games::othello::endgame::{SolveResult, Table};
+
+/// The confidence of a selective search: `t` in hundredths of a standard deviation (e.g. 200:
+/// a cut is wrong about 2.3% of the time where the prediction errs as a normal law).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Confidence(pub u32);
+
+/// Probable cuts from this many empties (below, the exact search is cheap enough).
+pub const MIN_EMPTIES: u32 = 8;
+
+/// The depth of the predicting search at `ne` empties.
+fn depth_for(ne: u32) -> u32 {
+    match ne {
+        ..=11 => 0,
+        12..=15 => 1,
+        16..=21 => 2,
+        _ => 3,
+    }
+}
+
+/// The standard deviation (hundredths of a disc) of the predicting search's error against
+/// the exact margin at `ne` empties and `depth` plies, from `calibrate_probcut_sigma`
+/// (tests): positions of the FFO sets and the midgame set, a few random plies on.
+fn sigma(ne: u32, depth: u32) -> i32 {
+    let _ = ne;
+    [1000, 950, 850, 800][depth.min(3) as usize]
+}
+
+impl Solver<'_> {
+    /// The selectivity stored with this search's table entries (`Table::get_sel`).
+    pub(super) fn sel(&self) -> u32 {
+        self.cut.map_or(0, |c| (c.0 / 4).clamp(1, 127))
+    }
+
+    /// A probable cut at this node of `ne` empties (`Some(bound)`), or `None`.
+    pub(super) fn probable_cut(
+        &mut self,
+        p: u64,
+        o: u64,
+        ne: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let c = self.cut?;
+        if ne < MIN_EMPTIES || self.net.is_none() {
+            return None;
+        }
+        let depth = depth_for(ne);
+        let margin = c.0 as i32 * sigma(ne, depth) / 100;
+        if beta < 64 {
+            let bound = beta * 100 + margin;
+            if self.shallow(p, o, depth, bound - 1, bound, 1) >= bound {
+                return Some(beta);
+            }
+        }
+        if alpha > -64 {
+            let bound = alpha * 100 - margin;
+            if self.shallow(p, o, depth, bound, bound + 1, 1) <= bound {
+                return Some(alpha);
+            }
+        }
+        None
+    }
+
+    /// The value of the predicting search at `ne` empties (hundredths of a disc).
+    #[cfg(test)]
+    pub(super) fn prediction(&mut self, p: u64, o: u64, depth: u32) -> i32 {
+        self.shallow(p, o, depth, -i32::MAX, i32::MAX, 1)
+    }
+}
+
+/// Searches the position (`p` to move) selectively at confidence `c`: a margin and the move
+/// that reaches it (`PASS` when `p` must pass); `None` if `abort` returned true first or
+/// neither side can move.
+pub fn solve_selective(
+    p: u64,
+    o: u64,
+    table: &Table,
+    c: Confidence,
+    abort: &dyn Fn() -> bool,
+) -> Result<Option<SolveResult>, String> {
+    let mut s = Solver::new(table, abort)?;
+    s.cut = Some(c);
+    let mv = moves(p, o);
+    if mv == 0 {
+        if moves(o, p) == 0 {
+            return Ok(None);
+        }
+        let margin = -s.search(o, p, -64, 64, true);
+        return Ok((!s.aborted).then_some(SolveResult {
+            margin,
+            best: PASS,
+            nodes: s.nodes,
+        }));
+    }
+    let ne = (!(p | o)).count_ones();
+    let tt_move = table.get_sel(Solver::key(p, o), s.sel()).map(|e| e.2);
+    let mut list = Vec::with_capacity(32);
+    let mut m = mv;
+    while m != 0 {
+        let sq = m.trailing_zeros();
+        m &= m - 1;
+        let f = super::flips(p, o, sq);
+        let score = if tt_move == Some(sq as u16) {
+            1 << 20
+        } else {
+            s.order_score(p, o, sq, f, ne)
+        };
+        list.push((sq, f, score));
+    }
+    list.sort_by_key(|e| -e.2);
+    let (mut alpha, mut best, mut best_sq) = (-64, -65, PASS);
+    for (i, &(sq, f, _)) in list.iter().enumerate() {
+        let (np, no) = (p | f | 1 << sq, o & !f);
+        let v = if i == 0 {
+            -s.search(no, np, -64, -alpha, false)
+        } else {
+            let v = -s.search(no, np, -alpha - 1, -alpha, false);
+            if v > alpha && !s.aborted {
+                -s.search(no, np, -64, -alpha, false)
+            } else {
+                v
+            }
+        };
+        if s.aborted {
+            return Ok(None);
+        }
+        if v > best {
+            (best, best_sq) = (v, sq as u16);
+            alpha = alpha.max(v);
+        }
+    }
+    table.put_sel(Solver::key(p, o), best, best, best_sq, ne, s.sel());
+    Ok(Some(SolveResult {
+        margin: best,
+        best: best_sq,
+        nodes: s.nodes,
+    }))
+}
+
+#[cfg(test)]
+mod tests;

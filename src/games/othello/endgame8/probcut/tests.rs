@@ -1,0 +1,220 @@
+//! The selective search's error model, measured: the predicting search against the exact
+//! margin on positions of 10 to 18 empties (the FFO #1-#19 set and the midgame set of
+//! `tests/data`, each taken a few random plies on), and the selective search against the exact
+//! one at the confidences play uses.
+
+use super::super::{Solver, flips, moves, solve};
+use super::*;
+use crate::games::othello::endgame::table;
+use crate::learn::rng::Rng;
+
+/// The positions of an .obf file (64 squares X/O/-, then the side to move) as (mover, other).
+fn obf_positions(text: &str) -> Vec<(u64, u64)> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        let (Some(board), Some(side)) = (words.next(), words.next()) else {
+            continue;
+        };
+        if board.len() != 64 {
+            continue;
+        }
+        let (mut x, mut o) = (0u64, 0u64);
+        for (i, ch) in board.chars().enumerate() {
+            match ch {
+                'X' => x |= 1 << i,
+                'O' => o |= 1 << i,
+                _ => {}
+            }
+        }
+        out.push(if side.starts_with('X') {
+            (x, o)
+        } else {
+            (o, x)
+        });
+    }
+    out
+}
+
+/// Plies from `(p, o)` down to `stop` empties, each the best by a one-ply search of the
+/// patterns or, one time in four, a random one (positions like those of play, varied);
+/// `None` if the game ends first or the side to move must pass there.
+fn walk(rng: &mut Rng, (mut p, mut o): (u64, u64), stop: u32) -> Option<(u64, u64)> {
+    let mut s = Solver::new(table(), &|| false).expect("8x8");
+    while (!(p | o)).count_ones() > stop {
+        let mut m = moves(p, o);
+        if m == 0 {
+            if moves(o, p) == 0 {
+                return None;
+            }
+            (p, o) = (o, p);
+            continue;
+        }
+        let sq = if rng.below(4) == 0 {
+            for _ in 0..rng.below(m.count_ones() as usize) {
+                m &= m - 1;
+            }
+            m.trailing_zeros()
+        } else {
+            let (mut best, mut best_sq) = (i32::MIN, 64);
+            while m != 0 {
+                let sq = m.trailing_zeros();
+                m &= m - 1;
+                let f = flips(p, o, sq);
+                let v = -s.prediction(o & !f, p | f | 1 << sq, 0);
+                if v > best {
+                    (best, best_sq) = (v, sq);
+                }
+            }
+            best_sq
+        };
+        let f = flips(p, o, sq);
+        (p, o) = (o & !f, p | f | 1 << sq);
+    }
+    (moves(p, o) != 0).then_some((p, o))
+}
+
+fn samples(per_base: usize, lo: u32, hi: u32) -> Vec<(u64, u64)> {
+    let mut bases = obf_positions(include_str!("../../../../../tests/data/fforum-1-19.obf"));
+    bases.extend(obf_positions(include_str!(
+        "../../../../../tests/data/othello-midgame.obf"
+    )));
+    assert!(bases.len() >= 40, "{} base positions", bases.len());
+    let mut rng = Rng::new(2026);
+    let mut out = Vec::new();
+    for &b in &bases {
+        for _ in 0..per_base {
+            let stop = lo + rng.below((hi - lo + 1) as usize) as u32;
+            if let Some(pos) = walk(&mut rng, b, stop) {
+                out.push(pos);
+            }
+        }
+    }
+    out
+}
+
+/// The predicting search's error (prediction - exact) at 10 to 18 empties: its standard
+/// deviation may not exceed `sigma` by more than a quarter at the depth the search uses, or the
+/// cuts would be taken with less confidence than they claim. Prints the table
+/// (`cargo test --release calibrate_probcut_sigma -- --nocapture`).
+#[test]
+fn calibrate_probcut_sigma() {
+    let t = table();
+    // (empties, depth) -> (count, sum, sum of squares)
+    let mut stats = std::collections::BTreeMap::<(u32, u32), (f64, f64, f64)>::new();
+    for (p, o) in samples(8, 10, 18) {
+        let ne = (!(p | o)).count_ones();
+        let exact = solve(p, o, t, false, &|| false)
+            .expect("8x8")
+            .expect("solved")
+            .margin;
+        let mut s = Solver::new(t, &|| false).expect("8x8");
+        for depth in 0..=3 {
+            let e = (s.prediction(p, o, depth) - exact * 100) as f64;
+            let st = stats.entry((ne, depth)).or_default();
+            *st = (st.0 + 1.0, st.1 + e, st.2 + e * e);
+        }
+    }
+    let mut failures = Vec::new();
+    for (&(ne, depth), &(n, sum, sq)) in &stats {
+        let mean = sum / n;
+        let sd = (sq / n - mean * mean).max(0.0).sqrt();
+        println!(
+            "empties {ne:2} depth {depth}: n {n:3} mean {mean:7.1} sd {sd:6.1} (sigma {})",
+            sigma(ne, depth)
+        );
+        if n >= 20.0 && depth == depth_for(ne) && sd > 1.25 * sigma(ne, depth) as f64 {
+            failures.push((ne, depth, sd));
+        }
+    }
+    assert!(failures.is_empty(), "sigma too small: {failures:?}");
+}
+
+/// The midgame set (22-24 empties, every move valued exactly): at each confidence, the
+/// selective search's move and its loss against the best move, and its nodes against the
+/// exact solve's. Prints the table (`-- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn selective_levels_on_the_midgame_set() {
+    let text = include_str!("../../../../../tests/data/othello-midgame.obf");
+    let t = table();
+    for c in [70, 100, 150] {
+        let (mut loss, mut best, mut nodes, mut n, mut err) = (0, 0, 0u64, 0, 0);
+        let start = std::time::Instant::now();
+        for line in text.lines() {
+            let Some(&(p, o)) = obf_positions(line).first() else {
+                continue;
+            };
+            let values: Vec<(String, i32)> = line
+                .split(';')
+                .skip(1)
+                .filter_map(|w| {
+                    let (m, v) = w.trim().split_once(':')?;
+                    Some((m.to_ascii_lowercase(), v.trim().parse().ok()?))
+                })
+                .collect();
+            let top = values.iter().map(|v| v.1).max().expect("values");
+            t.clear();
+            let r = solve_selective(p, o, t, Confidence(c), &|| false)
+                .expect("8x8")
+                .expect("searched");
+            let name = format!("{}{}", (b'a' + (r.best % 8) as u8) as char, 1 + r.best / 8);
+            let v = values
+                .iter()
+                .find(|x| x.0 == name)
+                .map(|x| x.1)
+                .expect("move valued");
+            loss += top - v;
+            best += (v == top) as i32;
+            err += (r.margin - top).abs();
+            nodes += r.nodes;
+            n += 1;
+        }
+        println!(
+            "t {:.2}: {n} positions, mean loss {:.2}, best {best}, mean |margin error| {:.2}, {nodes} nodes, {:?}",
+            c as f64 / 100.0,
+            loss as f64 / n as f64,
+            err as f64 / n as f64,
+            start.elapsed()
+        );
+    }
+}
+
+/// A selective search's bounds never reach an exact one: after selective searches at a low
+/// confidence have filled the table, the exact margins equal those solved from a cleared table
+/// (positions of 14 to 18 empties).
+#[test]
+fn selective_entries_leave_exact_solves_exact() {
+    let t = table();
+    let positions = samples(1, 14, 18);
+    assert!(positions.len() >= 30, "{} positions", positions.len());
+    for &(p, o) in positions.iter().take(30) {
+        t.clear();
+        let exact = solve(p, o, t, false, &|| false).expect("8x8").expect("solved");
+        t.clear();
+        for c in [50, 100] {
+            solve_selective(p, o, t, Confidence(c), &|| false)
+                .expect("8x8")
+                .expect("searched");
+        }
+        let again = solve(p, o, t, false, &|| false).expect("8x8").expect("solved");
+        assert_eq!(again.margin, exact.margin, "{p:#x} {o:#x}");
+    }
+}
+
+/// Play's driver ends with the exact solver: with no limit it reports the exact margin, as
+/// exact (`None`), from the selective range (17 to 20 empties) and below it.
+#[test]
+fn play_driver_ends_exact() {
+    use crate::games::othello::Othello;
+    let t = table();
+    for &(p, o) in samples(1, 15, 20).iter().take(12) {
+        let mut pos = Othello::<u64>::new(8).expect("8x8");
+        (pos.me, pos.opp) = (p, o);
+        t.clear();
+        let exact = solve(p, o, t, false, &|| false).expect("8x8").expect("solved");
+        let (r, level) = crate::games::othello::endgame::solve_in_play(&pos, &|| false, None)
+            .expect("solved in play");
+        assert_eq!((r.margin, level), (exact.margin, None), "{p:#x} {o:#x}");
+    }
+}
