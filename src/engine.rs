@@ -260,6 +260,7 @@ impl<G: Game> Engine<G> {
     pub fn new_game(&mut self) {
         self.stop_and_wait();
         self.tt.clear();
+        self.start.clear_tables();
         if let Ok(mut t) = self.tables.lock() {
             t.iter_mut().for_each(|t| t.clear());
         }
@@ -314,6 +315,7 @@ impl<G: Game> Engine<G> {
             "clear hash" => {
                 self.stop_and_wait();
                 self.tt.clear();
+                self.start.clear_tables();
             }
             _ => {
                 let v = value.unwrap_or("");

@@ -264,6 +264,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Prepares heavy tables (called before the first `readyok`).
     fn warm_up(&self) {}
 
+    /// Forgets what the game's own tables learned (a solver's table), on a new game and on
+    /// `Clear Hash`, as the search's table is cleared.
+    fn clear_tables(&self) {}
+
     /// A game's exact solver, if it has one for this position: the result, or `None` when
     /// `abort` returned true first (or the position is beyond the solver).
     fn solve(&self, _abort: &dyn Fn() -> bool) -> Option<Solved<Self::Move>> {

@@ -563,6 +563,10 @@ impl<B: Bits> Game for Othello<B> {
         let _ = endgame::table();
     }
 
+    fn clear_tables(&self) {
+        endgame::table().clear();
+    }
+
     fn parse_game_record(&self, record: &str) -> Result<(Self, Vec<String>), String> {
         let g = ggf::parse(record)?;
         if g.n != self.geo.n {
