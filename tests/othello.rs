@@ -299,3 +299,43 @@ fn game_end_and_margin() {
         "nothing to solve"
     );
 }
+
+/// Play's endgame on 8x8 (`Game::solve_in_play`): a position of 22 empties is left to the
+/// heuristic search with 100 ms a move and searched selectively to the end with 1 s; stopped
+/// after 2 s, the selective search has a legal move whose exact value (the midgame set's
+/// answers) is within 4 discs of the best.
+#[test]
+fn selective_endgame_in_play() {
+    let text = include_str!("data/othello-midgame.obf");
+    let line = text
+        .lines()
+        .find(|l| l.split_whitespace().next().map(|b| b.matches('-').count()) == Some(22))
+        .expect("a position of 22 empties");
+    let (board, answers) = line.split_once(';').expect("answers");
+    let pos = Othello::<u64>::new(8).unwrap().parse_obf(board).unwrap();
+    let values: Vec<(String, i32)> = answers
+        .split(';')
+        .filter_map(|w| {
+            let (m, v) = w.trim().split_once(':')?;
+            Some((m.to_ascii_lowercase(), v.trim().parse().ok()?))
+        })
+        .collect();
+    let best = values.iter().map(|v| v.1).max().unwrap();
+    assert!(pos.solve_in_play(&|| false, Some(100)).is_none());
+    let start = std::time::Instant::now();
+    let abort = || start.elapsed().as_millis() > 2000;
+    let r = pos
+        .solve_in_play(&abort, Some(1000))
+        .expect("a level finished");
+    assert!(
+        r.note.contains("selective") || r.note.contains("solved"),
+        "{}",
+        r.note
+    );
+    let name = pos.format_move(r.best);
+    let value = values.iter().find(|v| v.0 == name).map(|v| v.1);
+    assert!(
+        value.is_some_and(|v| v >= best - 4),
+        "{name}: {value:?}, best {best}"
+    );
+}

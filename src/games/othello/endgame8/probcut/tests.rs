@@ -190,14 +190,18 @@ fn selective_entries_leave_exact_solves_exact() {
     assert!(positions.len() >= 30, "{} positions", positions.len());
     for &(p, o) in positions.iter().take(30) {
         t.clear();
-        let exact = solve(p, o, t, false, &|| false).expect("8x8").expect("solved");
+        let exact = solve(p, o, t, false, &|| false)
+            .expect("8x8")
+            .expect("solved");
         t.clear();
         for c in [50, 100] {
             solve_selective(p, o, t, Confidence(c), &|| false)
                 .expect("8x8")
                 .expect("searched");
         }
-        let again = solve(p, o, t, false, &|| false).expect("8x8").expect("solved");
+        let again = solve(p, o, t, false, &|| false)
+            .expect("8x8")
+            .expect("solved");
         assert_eq!(again.margin, exact.margin, "{p:#x} {o:#x}");
     }
 }
@@ -212,7 +216,9 @@ fn play_driver_ends_exact() {
         let mut pos = Othello::<u64>::new(8).expect("8x8");
         (pos.me, pos.opp) = (p, o);
         t.clear();
-        let exact = solve(p, o, t, false, &|| false).expect("8x8").expect("solved");
+        let exact = solve(p, o, t, false, &|| false)
+            .expect("8x8")
+            .expect("solved");
         let (r, level) = crate::games::othello::endgame::solve_in_play(&pos, &|| false, None)
             .expect("solved in play");
         assert_eq!((r.margin, level), (exact.margin, None), "{p:#x} {o:#x}");
