@@ -301,7 +301,7 @@ fn game_end_and_margin() {
 }
 
 /// Play's endgame on 8x8 (`Game::solve_in_play`): a position of 22 empties is left to the
-/// heuristic search with 100 ms a move and searched selectively to the end with 1 s; stopped
+/// heuristic search with 30 ms a move and searched selectively to the end with 1 s; stopped
 /// after 2 s, the selective search has a legal move whose exact value (the midgame set's
 /// answers) is within 4 discs of the best.
 #[test]
@@ -321,7 +321,7 @@ fn selective_endgame_in_play() {
         })
         .collect();
     let best = values.iter().map(|v| v.1).max().unwrap();
-    assert!(pos.solve_in_play(&|| false, Some(100)).is_none());
+    assert!(pos.solve_in_play(&|| false, Some(30)).is_none());
     let start = std::time::Instant::now();
     let abort = || start.elapsed().as_millis() > 2000;
     let r = pos

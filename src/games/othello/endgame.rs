@@ -379,16 +379,16 @@ const SELECTIVE_LEVELS: [u32; 6] = [50, 70, 100, 150, 200, 260];
 
 /// The most empties at which play starts the selective search with `budget_ms` for the move:
 /// its first level costs about three times more with each empty square, and should take no
-/// more than about a third of the budget (here: 22 empties at 300 ms, 23 at 1 s, 25 at 10 s);
+/// more than about a third of the budget (here: 21 empties at 100 ms, 22 at 300 ms, 23 at 1 s, 25 at 10 s);
 /// without a budget (analysis) 26.
 pub fn selective_empties(budget_ms: Option<u64>) -> u32 {
-    let Some(mut b) = budget_ms else {
+    let Some(b) = budget_ms else {
         return 26;
     };
-    let mut e = 21;
-    while b >= 150 && e < 28 {
-        b /= 3;
+    let (mut e, mut step) = (20, 50);
+    while b >= step && e < 28 {
         e += 1;
+        step *= 3;
     }
     e
 }

@@ -138,7 +138,12 @@ fn calibrate_probcut_sigma() {
 fn selective_levels_on_the_midgame_set() {
     let text = include_str!("../../../../../tests/data/othello-midgame.obf");
     let t = table();
-    for c in [70, 100, 150] {
+    for c in std::env::var("LEVELS")
+        .ok()
+        .map_or(vec![50, 70, 100, 150, 200, 260, 0], |v| {
+            v.split(',').filter_map(|x| x.parse().ok()).collect()
+        })
+    {
         let (mut loss, mut best, mut nodes, mut n, mut err) = (0, 0, 0u64, 0, 0);
         let start = std::time::Instant::now();
         for line in text.lines() {
@@ -155,9 +160,13 @@ fn selective_levels_on_the_midgame_set() {
                 .collect();
             let top = values.iter().map(|v| v.1).max().expect("values");
             t.clear();
-            let r = solve_selective(p, o, t, Confidence(c), &|| false)
-                .expect("8x8")
-                .expect("searched");
+            let r = if c == 0 {
+                solve(p, o, t, false, &|| false)
+            } else {
+                solve_selective(p, o, t, Confidence(c), &|| false)
+            }
+            .expect("8x8")
+            .expect("searched");
             let name = format!("{}{}", (b'a' + (r.best % 8) as u8) as char, 1 + r.best / 8);
             let v = values
                 .iter()
@@ -177,6 +186,7 @@ fn selective_levels_on_the_midgame_set() {
             err as f64 / n as f64,
             start.elapsed()
         );
+        assert!(c != 0 || best == n, "the exact solve missed a best move");
     }
 }
 
