@@ -28,8 +28,9 @@ pub const MIN_EMPTIES: u32 = 8;
 fn depth_for(ne: u32) -> u32 {
     match ne {
         ..=11 => 0,
-        12..=17 => 1,
-        _ => 2,
+        12..=15 => 1,
+        16..=21 => 2,
+        _ => 3,
     }
 }
 
