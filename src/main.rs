@@ -187,8 +187,8 @@ enum Cmd {
               value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
         threads: usize,
         /// Table size in MiB, up to 1048576 (Connect Four: default 64, 512 for --book and
-        /// --verify-book; Domineering: 64 up to 64 cells, beyond 512 for one thread and 1024
-        /// for more).
+        /// --verify-book; Domineering: the most the table grows to, default 512 for one
+        /// thread and 1024 for more).
         #[arg(long, value_name = "MB", default_value_t = 0,
               value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=1 << 20))]
         hash: usize,

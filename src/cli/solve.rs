@@ -289,12 +289,11 @@ pub fn domineering<B: tabula::bits::Bits>(
         Some(f) => start.parse_fen(f)?,
         None => start,
     };
-    let cells = pos.geo.rows * pos.geo.cols;
-    // Beyond 64 cells, 512 MiB for one thread (on 9x9 faster than 1 GiB, with fewer pages
-    // for the random probes to miss in, for a few percent more nodes) and 1 GiB for more
-    // (threads that share a table fill it faster).
+    // The table grows with the search from 1 MiB (its memory is only taken as it is used),
+    // so one default serves every board: up to 512 MiB for one thread (on 9x9 faster than
+    // 1 GiB, with fewer pages for the random probes to miss in, for a few percent more nodes)
+    // and 1 GiB for more (threads that share a table fill it faster).
     let mb = match hash_mb {
-        0 if cells <= 64 => 64,
         0 if threads <= 1 => 512,
         0 => 1024,
         mb => mb,
@@ -310,14 +309,15 @@ pub fn domineering<B: tabula::bits::Bits>(
             pos.format_move(a as u16)
         });
     say!(
-        "{}x{} {} to move: {} wins; winning move {best}; nodes {}; time {ms} ms; {} nodes/s; {} thread(s), {mb} MiB table",
+        "{}x{} {} to move: {} wins; winning move {best}; nodes {}; time {ms} ms; {} nodes/s; {} thread(s), table {} of {mb} MiB",
         pos.geo.rows,
         pos.geo.cols,
         pos.to_move.name(),
         out.winner.name(),
         out.nodes,
         out.nodes * 1000 / ms.max(1),
-        threads.max(1)
+        threads.max(1),
+        table.bytes() >> 20
     );
     Ok(())
 }

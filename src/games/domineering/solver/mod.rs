@@ -72,6 +72,8 @@ struct Node {
 
 pub struct Solver<'a> {
     pub nodes: u64,
+    /// Results stored in the table since they were last reported to it (`Table::stored`).
+    puts: u64,
     abort: &'a dyn Fn() -> bool,
     pub aborted: bool,
     table: &'a Table,
@@ -115,6 +117,7 @@ impl<'a> Solver<'a> {
         let shape = mix(((rows as u64) << 8 | cols as u64) ^ 0x6a09_e667_f3bc_c908);
         Solver {
             nodes: 0,
+            puts: 0,
             abort,
             aborted: false,
             table,
@@ -200,8 +203,11 @@ impl<'a> Solver<'a> {
 
     fn wins(&mut self, n: &Node) -> bool {
         self.nodes += 1;
-        if self.nodes & 0x3fff == 0 && (self.abort)() {
-            self.aborted = true;
+        if self.nodes & 0x3fff == 0 {
+            self.table.stored(std::mem::take(&mut self.puts));
+            if (self.abort)() {
+                self.aborted = true;
+            }
         }
         if self.aborted {
             return false;
@@ -346,6 +352,7 @@ impl<'a> Solver<'a> {
             return false;
         }
         self.table.put(key, win, self.nodes - start);
+        self.puts += 1;
         win
     }
 
