@@ -266,6 +266,9 @@ impl<'a> Solver<'a> {
             // The only move: played without a table entry of its own.
             return -self.negamax(p.play(forced), -beta, -alpha);
         }
+        // The table entry is fetched from memory while the bounds below are worked out.
+        let key = self.key(p);
+        self.table.prefetch(key);
         let min = -(self.cells - 2 - moves) / 2;
         if alpha < min {
             alpha = min;
@@ -277,7 +280,6 @@ impl<'a> Solver<'a> {
         if let Some(bound) = self.claimeven_bound(p, possible) {
             max = max.min(bound);
         }
-        let key = self.key(p);
         let Probe { value: v, best } = self.table.get(key);
         let v = v as i32;
         if v != 0 {
@@ -302,13 +304,17 @@ impl<'a> Solver<'a> {
         let empties = self.cells - moves;
         // Order: the table's best move, then more threats after the move first; ties keep the
         // centre-first order.
-        let mut list: [(u64, u32); 32] = [(0, 0); 32];
+        // Each child's key, its entry fetched ahead of the probes below (enhanced transposition
+        // cutoffs, the child's own).
+        let mut list: [(u64, u32, u64); 32] = [(0, 0, 0); 32];
         let mut n = 0;
         for &c in &self.order {
             let m = next & dims.column_mask(c);
             if m == 0 {
                 continue;
             }
+            let ck = self.key(p.play(m));
+            self.table.prefetch(ck);
             let score = if best == Some(c) {
                 1 << 30
             } else {
@@ -321,7 +327,7 @@ impl<'a> Solver<'a> {
                 list[j] = list[j - 1];
                 j -= 1;
             }
-            list[j] = (m, score);
+            list[j] = (m, score, ck);
             n += 1;
         }
         // Enhanced transposition cutoff: a child already known to be bad enough for the
@@ -330,9 +336,8 @@ impl<'a> Solver<'a> {
         // count: the search is short and the probes would cost more than they save.
         let reach = empties - 2 * alpha.max(-beta).max(0);
         if reach >= ETC_EMPTIES {
-            for &(m, _) in &list[..n] {
-                let child = p.play(m);
-                let cv = self.table.get(self.key(child)).value as i32;
+            for &(m, _, ck) in &list[..n] {
+                let cv = self.table.get(ck).value as i32;
                 if cv != 0 && cv <= self.max_score - self.min_score + 1 {
                     let ours = -(cv + self.min_score - 1);
                     if ours >= beta {
@@ -351,22 +356,21 @@ impl<'a> Solver<'a> {
         let shared = self
             .shared
             .filter(|_| empties >= threads::DEFER_EMPTIES as i32);
-        let mut deferred = [0u64; 32];
+        let mut deferred = [(0u64, 0u64); 32];
         let mut n_deferred = 0;
         for round in 0..2 {
             let count = if round == 0 { n } else { n_deferred };
             for idx in 0..count {
-                let m = if round == 0 {
-                    list[idx].0
+                let (m, ck) = if round == 0 {
+                    (list[idx].0, list[idx].2)
                 } else {
                     deferred[idx]
                 };
                 let child = p.play(m);
                 let busy_key = match shared {
                     Some(s) if round == 0 && idx > 0 => {
-                        let ck = self.key(child);
                         if s.busy.contains(ck) {
-                            deferred[n_deferred] = m;
+                            deferred[n_deferred] = (m, ck);
                             n_deferred += 1;
                             continue;
                         }
