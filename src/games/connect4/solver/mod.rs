@@ -79,6 +79,14 @@ impl Pos {
 /// Shared state of a multi-threaded solve (see `threads`).
 pub(super) use threads::Shared;
 
+/// One node's moves, kept per ply in the solver (not on the stack: no array to clear on
+/// every node): (move, order score, child's key), and the moves put off (move, child's key).
+#[derive(Clone, Copy)]
+struct Frame {
+    list: [(u64, u32, u64); 32],
+    deferred: [(u64, u64); 32],
+}
+
 pub struct Solver<'a> {
     dims: Dims,
     table: &'a SolverTable,
@@ -100,6 +108,8 @@ pub struct Solver<'a> {
     shape_tag: u64,
     /// Helpers of a multi-threaded solve put off the moves others are searching.
     shared: Option<&'a Shared>,
+    /// One frame per stone count.
+    frames: Vec<Frame>,
 }
 
 /// Four in a row within `pos`.
@@ -136,6 +146,13 @@ impl<'a> Solver<'a> {
             shape_tag: ((dims.width as u64) << 8 | dims.height as u64)
                 .wrapping_mul(0x9e37_79b9_7f4a_7c15),
             shared: None,
+            frames: vec![
+                Frame {
+                    list: [(0, 0, 0); 32],
+                    deferred: [(0, 0); 32],
+                };
+                cells as usize + 1
+            ],
         }
     }
 
@@ -280,6 +297,24 @@ impl<'a> Solver<'a> {
         if let Some(bound) = self.claimeven_bound(p, possible) {
             max = max.min(bound);
         }
+        let empties = self.cells - moves;
+        // The moves, each with its order score (more threats after the move first) and its
+        // child's key, the child's entry fetched while this node's own arrives (the probes
+        // below: this node's, the enhanced transposition cutoffs, the child's own).
+        let ply = p.moves as usize;
+        let mut n = 0;
+        for &c in &self.order {
+            let m = next & dims.column_mask(c);
+            if m == 0 {
+                continue;
+            }
+            let ck = self.key(p.play(m));
+            self.table.prefetch(ck);
+            let t = winning_cells(dims, p.cur | m, p.mask | m);
+            let score = self.order_score(p, m, t, opp_win) << 4;
+            self.frames[ply].list[n] = (m, score, ck);
+            n += 1;
+        }
         let Probe { value: v, best } = self.table.get(key);
         let v = v as i32;
         if v != 0 {
@@ -301,34 +336,20 @@ impl<'a> Solver<'a> {
                 return beta;
             }
         }
-        let empties = self.cells - moves;
-        // Order: the table's best move, then more threats after the move first; ties keep the
-        // centre-first order.
-        // Each child's key, its entry fetched ahead of the probes below (enhanced transposition
-        // cutoffs, the child's own).
-        let mut list: [(u64, u32, u64); 32] = [(0, 0, 0); 32];
-        let mut n = 0;
-        for &c in &self.order {
-            let m = next & dims.column_mask(c);
-            if m == 0 {
-                continue;
+        // Order: the table's best move first, then the scores; ties keep the centre-first
+        // order.
+        let list = &mut self.frames[ply].list;
+        for i in 0..n {
+            let mut e = list[i];
+            if best.is_some_and(|c| e.0 & dims.column_mask(c) != 0) {
+                e.1 = 1 << 30;
             }
-            let ck = self.key(p.play(m));
-            self.table.prefetch(ck);
-            let score = if best == Some(c) {
-                1 << 30
-            } else {
-                let after = p.cur | m;
-                let t = winning_cells(dims, after, p.mask | m);
-                self.order_score(p, m, t, opp_win) << 4
-            };
-            let mut j = n;
-            while j > 0 && list[j - 1].1 < score {
+            let mut j = i;
+            while j > 0 && list[j - 1].1 < e.1 {
                 list[j] = list[j - 1];
                 j -= 1;
             }
-            list[j] = (m, score, ck);
-            n += 1;
+            list[j] = e;
         }
         // Enhanced transposition cutoff: a child already known to be bad enough for the
         // opponent settles this node.
@@ -336,7 +357,8 @@ impl<'a> Solver<'a> {
         // count: the search is short and the probes would cost more than they save.
         let reach = empties - 2 * alpha.max(-beta).max(0);
         if reach >= ETC_EMPTIES {
-            for &(m, _, ck) in &list[..n] {
+            for i in 0..n {
+                let (m, _, ck) = self.frames[ply].list[i];
                 let cv = self.table.get(ck).value as i32;
                 if cv != 0 && cv <= self.max_score - self.min_score + 1 {
                     let ours = -(cv + self.min_score - 1);
@@ -356,21 +378,21 @@ impl<'a> Solver<'a> {
         let shared = self
             .shared
             .filter(|_| empties >= threads::DEFER_EMPTIES as i32);
-        let mut deferred = [(0u64, 0u64); 32];
         let mut n_deferred = 0;
         for round in 0..2 {
             let count = if round == 0 { n } else { n_deferred };
             for idx in 0..count {
+                let frame = &self.frames[ply];
                 let (m, ck) = if round == 0 {
-                    (list[idx].0, list[idx].2)
+                    (frame.list[idx].0, frame.list[idx].2)
                 } else {
-                    deferred[idx]
+                    frame.deferred[idx]
                 };
                 let child = p.play(m);
                 let busy_key = match shared {
                     Some(s) if round == 0 && idx > 0 => {
                         if s.busy.contains(ck) {
-                            deferred[n_deferred] = (m, ck);
+                            self.frames[ply].deferred[n_deferred] = (m, ck);
                             n_deferred += 1;
                             continue;
                         }
