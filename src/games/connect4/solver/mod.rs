@@ -47,6 +47,10 @@ const SYMMETRY_PLIES: u32 = 16;
 /// beyond the window would need) the children's table entries are probed first.
 const ETC_EMPTIES: i32 = 12;
 
+/// Nearer the end than this the table is left alone: a probe there costs more than the
+/// few nodes it saves.
+const TABLE_EMPTIES: i32 = 9;
+
 /// From this many empty cells an exact solve tests the windows next to 0 first.
 const EARLY_EMPTIES: i32 = 36;
 
@@ -284,8 +288,11 @@ impl<'a> Solver<'a> {
             return -self.negamax(p.play(forced), -beta, -alpha);
         }
         // The table entry is fetched from memory while the bounds below are worked out.
+        let use_table = self.cells - moves >= TABLE_EMPTIES;
         let key = self.key(p);
-        self.table.prefetch(key);
+        if use_table {
+            self.table.prefetch(key);
+        }
         let min = -(self.cells - 2 - moves) / 2;
         if alpha < min {
             alpha = min;
@@ -309,13 +316,19 @@ impl<'a> Solver<'a> {
                 continue;
             }
             let ck = self.key(p.play(m));
-            self.table.prefetch(ck);
+            if use_table {
+                self.table.prefetch(ck);
+            }
             let t = winning_cells(dims, p.cur | m, p.mask | m);
             let score = self.order_score(p, m, t, opp_win) << 4;
             self.frames[ply].list[n] = (m, score, ck);
             n += 1;
         }
-        let Probe { value: v, best } = self.table.get(key);
+        let Probe { value: v, best } = if use_table {
+            self.table.get(key)
+        } else {
+            Probe::default()
+        };
         let v = v as i32;
         if v != 0 {
             if v > self.max_score - self.min_score + 1 {
@@ -356,7 +369,7 @@ impl<'a> Solver<'a> {
         // Where the window asks for a quick win (or a quick loss), only the plies before it
         // count: the search is short and the probes would cost more than they save.
         let reach = empties - 2 * alpha.max(-beta).max(0);
-        if reach >= ETC_EMPTIES {
+        if use_table && reach >= ETC_EMPTIES {
             for i in 0..n {
                 let (m, _, ck) = self.frames[ply].list[i];
                 let cv = self.table.get(ck).value as i32;
@@ -410,8 +423,10 @@ impl<'a> Solver<'a> {
                 }
                 let col = m.trailing_zeros() / dims.col_stride();
                 if score >= beta {
-                    self.table
-                        .put(key, self.encode_lower(score), Some(col), empties as u32);
+                    if use_table {
+                        self.table
+                            .put(key, self.encode_lower(score), Some(col), empties as u32);
+                    }
                     return score;
                 }
                 if score > best_value {
@@ -423,8 +438,10 @@ impl<'a> Solver<'a> {
                 }
             }
         }
-        self.table
-            .put(key, self.encode_upper(alpha), best_col, empties as u32);
+        if use_table {
+            self.table
+                .put(key, self.encode_upper(alpha), best_col, empties as u32);
+        }
         alpha
     }
 
