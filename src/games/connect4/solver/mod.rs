@@ -50,6 +50,8 @@ const ETC_EMPTIES: i32 = 12;
 /// Nearer the end than this the table is left alone: a probe there costs more than the
 /// few nodes it saves.
 const TABLE_EMPTIES: i32 = 9;
+// Children that are probed ahead (enhanced cutoffs) or deferred (threads) have table keys.
+const _: () = assert!(ETC_EMPTIES > TABLE_EMPTIES && threads::DEFER_EMPTIES as i32 > TABLE_EMPTIES);
 
 /// From this many empty cells an exact solve tests the windows next to 0 first.
 const EARLY_EMPTIES: i32 = 36;
@@ -309,16 +311,22 @@ impl<'a> Solver<'a> {
         // child's key, the child's entry fetched while this node's own arrives (the probes
         // below: this node's, the enhanced transposition cutoffs, the child's own).
         let ply = p.moves as usize;
+        let children_use_table = empties > TABLE_EMPTIES;
         let mut n = 0;
         for &c in &self.order {
             let m = next & dims.column_mask(c);
             if m == 0 {
                 continue;
             }
-            let ck = self.key(p.play(m));
-            if use_table {
+            // (Children without a table entry need no key: neither the enhanced cutoffs nor
+            // the threads' deferral reach that far down.)
+            let ck = if children_use_table {
+                let ck = self.key(p.play(m));
                 self.table.prefetch(ck);
-            }
+                ck
+            } else {
+                0
+            };
             let t = winning_cells(dims, p.cur | m, p.mask | m);
             let score = self.order_score(p, m, t, opp_win) << 4;
             self.frames[ply].list[n] = (m, score, ck);
