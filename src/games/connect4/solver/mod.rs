@@ -12,6 +12,8 @@
 //! opponent's as well: a loss); the table keeps each position's best move, tried first, and
 //! where the window leaves many plies to play the children's entries are probed before any
 //! is searched (enhanced transposition cutoffs); moves are otherwise ordered by the threats they make, centre first.
+//! Every child's entry is fetched from memory while the moves are scored, before the node's
+//! own is read; with fewer than `TABLE_EMPTIES` empty cells the table is not used at all.
 //! `weak` narrows the search to win/draw/loss. `threads` runs several searches on one table.
 //!
 //! Bit layout: `board::Board`'s (column-major, a guard bit over each column). Table values: a
