@@ -87,7 +87,7 @@ fn shr(x: u64, s: u32) -> u64 {
 
 /// Cells that would complete four in a row for the stones `pos` (empty cells of the board
 /// only). The common heights get shifts fixed at compile time (this is the solver's hot path).
-#[inline]
+#[inline(always)]
 pub fn winning_cells(dims: Dims, pos: u64, mask: u64) -> u64 {
     let r = match dims.height {
         4 => lines_through::<4>(pos),

@@ -12,6 +12,8 @@
 //! opponent's as well: a loss); the table keeps each position's best move, tried first, and
 //! where the window leaves many plies to play the children's entries are probed before any
 //! is searched (enhanced transposition cutoffs); moves are otherwise ordered by the threats they make, centre first.
+//! Every child's entry is fetched from memory while the moves are scored, before the node's
+//! own is read; with fewer than `TABLE_EMPTIES` empty cells the table is not used at all.
 //! `weak` narrows the search to win/draw/loss. `threads` runs several searches on one table.
 //!
 //! Bit layout: `board::Board`'s (column-major, a guard bit over each column). Table values: a
@@ -47,6 +49,12 @@ const SYMMETRY_PLIES: u32 = 16;
 /// beyond the window would need) the children's table entries are probed first.
 const ETC_EMPTIES: i32 = 12;
 
+/// Nearer the end than this the table is left alone: a probe there costs more than the
+/// few nodes it saves.
+const TABLE_EMPTIES: i32 = 9;
+// Children that are probed ahead (enhanced cutoffs) or deferred (threads) have table keys.
+const _: () = assert!(ETC_EMPTIES > TABLE_EMPTIES && threads::DEFER_EMPTIES as i32 > TABLE_EMPTIES);
+
 /// From this many empty cells an exact solve tests the windows next to 0 first.
 const EARLY_EMPTIES: i32 = 36;
 
@@ -79,6 +87,14 @@ impl Pos {
 /// Shared state of a multi-threaded solve (see `threads`).
 pub(super) use threads::Shared;
 
+/// One node's moves, kept per ply in the solver (not on the stack: no array to clear on
+/// every node): (move, order score, child's key), and the moves put off (move, child's key).
+#[derive(Clone, Copy)]
+struct Frame {
+    list: [(u64, u32, u64); 32],
+    deferred: [(u64, u64); 32],
+}
+
 pub struct Solver<'a> {
     dims: Dims,
     table: &'a SolverTable,
@@ -100,6 +116,8 @@ pub struct Solver<'a> {
     shape_tag: u64,
     /// Helpers of a multi-threaded solve put off the moves others are searching.
     shared: Option<&'a Shared>,
+    /// One frame per stone count.
+    frames: Vec<Frame>,
 }
 
 /// Four in a row within `pos`.
@@ -136,6 +154,13 @@ impl<'a> Solver<'a> {
             shape_tag: ((dims.width as u64) << 8 | dims.height as u64)
                 .wrapping_mul(0x9e37_79b9_7f4a_7c15),
             shared: None,
+            frames: vec![
+                Frame {
+                    list: [(0, 0, 0); 32],
+                    deferred: [(0, 0); 32],
+                };
+                cells as usize + 1
+            ],
         }
     }
 
@@ -266,6 +291,12 @@ impl<'a> Solver<'a> {
             // The only move: played without a table entry of its own.
             return -self.negamax(p.play(forced), -beta, -alpha);
         }
+        // The table entry is fetched from memory while the bounds below are worked out.
+        let use_table = self.cells - moves >= TABLE_EMPTIES;
+        let key = self.key(p);
+        if use_table {
+            self.table.prefetch(key);
+        }
         let min = -(self.cells - 2 - moves) / 2;
         if alpha < min {
             alpha = min;
@@ -277,8 +308,37 @@ impl<'a> Solver<'a> {
         if let Some(bound) = self.claimeven_bound(p, possible) {
             max = max.min(bound);
         }
-        let key = self.key(p);
-        let Probe { value: v, best } = self.table.get(key);
+        let empties = self.cells - moves;
+        // The moves, each with its order score (more threats after the move first) and its
+        // child's key, the child's entry fetched while this node's own arrives (the probes
+        // below: this node's, the enhanced transposition cutoffs, the child's own).
+        let ply = p.moves as usize;
+        let children_use_table = empties > TABLE_EMPTIES;
+        let mut n = 0;
+        for &c in &self.order {
+            let m = next & dims.column_mask(c);
+            if m == 0 {
+                continue;
+            }
+            // (Children without a table entry need no key: neither the enhanced cutoffs nor
+            // the threads' deferral reach that far down.)
+            let ck = if children_use_table {
+                let ck = self.key(p.play(m));
+                self.table.prefetch(ck);
+                ck
+            } else {
+                0
+            };
+            let t = winning_cells(dims, p.cur | m, p.mask | m);
+            let score = self.order_score(p, m, t, opp_win) << 4;
+            self.frames[ply].list[n] = (m, score, ck);
+            n += 1;
+        }
+        let Probe { value: v, best } = if use_table {
+            self.table.get(key)
+        } else {
+            Probe::default()
+        };
         let v = v as i32;
         if v != 0 {
             if v > self.max_score - self.min_score + 1 {
@@ -299,40 +359,30 @@ impl<'a> Solver<'a> {
                 return beta;
             }
         }
-        let empties = self.cells - moves;
-        // Order: the table's best move, then more threats after the move first; ties keep the
-        // centre-first order.
-        let mut list: [(u64, u32); 32] = [(0, 0); 32];
-        let mut n = 0;
-        for &c in &self.order {
-            let m = next & dims.column_mask(c);
-            if m == 0 {
-                continue;
+        // Order: the table's best move first, then the scores; ties keep the centre-first
+        // order.
+        let list = &mut self.frames[ply].list;
+        for i in 0..n {
+            let mut e = list[i];
+            if best.is_some_and(|c| e.0 & dims.column_mask(c) != 0) {
+                e.1 = 1 << 30;
             }
-            let score = if best == Some(c) {
-                1 << 30
-            } else {
-                let after = p.cur | m;
-                let t = winning_cells(dims, after, p.mask | m);
-                self.order_score(p, m, t, opp_win) << 4
-            };
-            let mut j = n;
-            while j > 0 && list[j - 1].1 < score {
+            let mut j = i;
+            while j > 0 && list[j - 1].1 < e.1 {
                 list[j] = list[j - 1];
                 j -= 1;
             }
-            list[j] = (m, score);
-            n += 1;
+            list[j] = e;
         }
         // Enhanced transposition cutoff: a child already known to be bad enough for the
         // opponent settles this node.
         // Where the window asks for a quick win (or a quick loss), only the plies before it
         // count: the search is short and the probes would cost more than they save.
         let reach = empties - 2 * alpha.max(-beta).max(0);
-        if reach >= ETC_EMPTIES {
-            for &(m, _) in &list[..n] {
-                let child = p.play(m);
-                let cv = self.table.get(self.key(child)).value as i32;
+        if use_table && reach >= ETC_EMPTIES {
+            for i in 0..n {
+                let (m, _, ck) = self.frames[ply].list[i];
+                let cv = self.table.get(ck).value as i32;
                 if cv != 0 && cv <= self.max_score - self.min_score + 1 {
                     let ours = -(cv + self.min_score - 1);
                     if ours >= beta {
@@ -351,22 +401,21 @@ impl<'a> Solver<'a> {
         let shared = self
             .shared
             .filter(|_| empties >= threads::DEFER_EMPTIES as i32);
-        let mut deferred = [0u64; 32];
         let mut n_deferred = 0;
         for round in 0..2 {
             let count = if round == 0 { n } else { n_deferred };
             for idx in 0..count {
-                let m = if round == 0 {
-                    list[idx].0
+                let frame = &self.frames[ply];
+                let (m, ck) = if round == 0 {
+                    (frame.list[idx].0, frame.list[idx].2)
                 } else {
-                    deferred[idx]
+                    frame.deferred[idx]
                 };
                 let child = p.play(m);
                 let busy_key = match shared {
                     Some(s) if round == 0 && idx > 0 => {
-                        let ck = self.key(child);
                         if s.busy.contains(ck) {
-                            deferred[n_deferred] = m;
+                            self.frames[ply].deferred[n_deferred] = (m, ck);
                             n_deferred += 1;
                             continue;
                         }
@@ -384,8 +433,10 @@ impl<'a> Solver<'a> {
                 }
                 let col = m.trailing_zeros() / dims.col_stride();
                 if score >= beta {
-                    self.table
-                        .put(key, self.encode_lower(score), Some(col), empties as u32);
+                    if use_table {
+                        self.table
+                            .put(key, self.encode_lower(score), Some(col), empties as u32);
+                    }
                     return score;
                 }
                 if score > best_value {
@@ -397,8 +448,10 @@ impl<'a> Solver<'a> {
                 }
             }
         }
-        self.table
-            .put(key, self.encode_upper(alpha), best_col, empties as u32);
+        if use_table {
+            self.table
+                .put(key, self.encode_upper(alpha), best_col, empties as u32);
+        }
         alpha
     }
 
