@@ -459,6 +459,22 @@ impl<'a> Solver<'a> {
     }
 }
 
+impl Solver<'_> {
+    /// The root where `p` must pass: the margin after the pass (`PASS` its move); `None` if
+    /// neither side can move or `abort` stopped the search.
+    fn solve_pass(&mut self, p: u64, o: u64) -> Option<SolveResult> {
+        if moves(o, p) == 0 {
+            return None;
+        }
+        let margin = -self.search(o, p, -64, 64, true);
+        (!self.aborted).then_some(SolveResult {
+            margin,
+            best: PASS,
+            nodes: self.nodes,
+        })
+    }
+}
+
 /// Solves the position (`p` to move) exactly: the margin and a best move (`PASS` when `p`
 /// must pass); `None` if `abort` returned true first or neither side can move.
 pub fn solve(
@@ -484,15 +500,7 @@ fn solve_sharing(
     s.busy = busy;
     let mv = moves(p, o);
     if mv == 0 {
-        if moves(o, p) == 0 {
-            return Ok(None);
-        }
-        let margin = -s.search(o, p, -64, 64, true);
-        return Ok((!s.aborted).then_some(SolveResult {
-            margin,
-            best: PASS,
-            nodes: s.nodes,
-        }));
+        return Ok(s.solve_pass(p, o));
     }
     let margin = s.search(p, o, -64, 64, false);
     if s.aborted {

@@ -99,15 +99,7 @@ pub fn solve_selective(
     s.cut = Some(c);
     let mv = moves(p, o);
     if mv == 0 {
-        if moves(o, p) == 0 {
-            return Ok(None);
-        }
-        let margin = -s.search(o, p, -64, 64, true);
-        return Ok((!s.aborted).then_some(SolveResult {
-            margin,
-            best: PASS,
-            nodes: s.nodes,
-        }));
+        return Ok(s.solve_pass(p, o));
     }
     let ne = (!(p | o)).count_ones();
     let tt_move = table.get_sel(Solver::key(p, o), s.sel()).map(|e| e.2);
