@@ -203,9 +203,10 @@ enum Cmd {
         #[arg(long, value_name = "N", default_value_t = 1,
               value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
         sample: usize,
-        /// Connect Four: a resumable solve. The table is loaded from FILE if it exists (the
-        /// same --hash), saved to it every --checkpoint-minutes and when the solve is
-        /// interrupted (Ctrl-C, SIGTERM); the same command continues from there.
+        /// Connect Four and Domineering: a resumable solve. The table is loaded from FILE if
+        /// it exists (Connect Four: the same --hash; Domineering: the same board, a --hash at
+        /// least as large), saved to it every --checkpoint-minutes, when the solve is
+        /// interrupted (Ctrl-C, SIGTERM) and when it ends; the same command continues.
         #[arg(long, value_name = "FILE")]
         checkpoint: Option<std::path::PathBuf>,
         #[arg(long, value_name = "MIN", default_value_t = 10,
@@ -484,7 +485,8 @@ fn run(mut cli: Cli) -> Result<(), String> {
                     p,
                     fen.as_deref(),
                     threads,
-                    hash
+                    hash,
+                    checkpoint.as_deref().map(|p| (p, checkpoint_minutes))
                 ))
             }
             GameKind::Othello => solve::othello(Othello::<u64>::new(8)?, file.as_deref(), threads),

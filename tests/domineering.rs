@@ -470,3 +470,80 @@ fn solve_refuses_absurd_threads_and_tables() {
         assert!(!err.trim().is_empty(), "{extra:?}: no message");
     }
 }
+
+/// A resumable solve (`--checkpoint`): interrupted by SIGINT it saves what it proved and says
+/// how to go on; the same command finishes with the right winner (8x9 with Vertical first:
+/// Vertical wins, as Obsequi answers in protocol/domineering-boards.md), and once finished the
+/// checkpoint answers almost without search.
+#[test]
+fn a_checkpointed_solve_resumes() {
+    let exe = env!("CARGO_BIN_EXE_tabula");
+    let dir = std::env::temp_dir().join(format!("tabula-dom-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ckpt = dir.join("8x9.ckpt");
+    let args = |threads: &str| {
+        let mut c = std::process::Command::new(exe);
+        c.args([
+            "solve",
+            "--game",
+            "domineering",
+            "--rows",
+            "8",
+            "--cols",
+            "9",
+        ])
+        .args(["--first", "v", "--threads", threads, "--checkpoint"])
+        .arg(&ckpt)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+        c
+    };
+    let nodes = |out: &str| -> u64 {
+        let n = out.split("nodes ").nth(1).and_then(|s| s.split(';').next());
+        n.and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no node count in {out}"))
+    };
+    let child = args("1").spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let first = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&first.stderr);
+    if !first.status.success() {
+        assert!(err.contains("the same command continues"), "{err}");
+    }
+    assert!(ckpt.exists(), "no checkpoint written: {err}");
+    let second = args("2").output().unwrap();
+    let out = String::from_utf8_lossy(&second.stdout);
+    assert!(second.status.success(), "{out}");
+    assert!(out.contains("Vertical wins"), "{out}");
+    let third = args("1").output().unwrap();
+    let out3 = String::from_utf8_lossy(&third.stdout);
+    assert!(out3.contains("Vertical wins"), "{out3}");
+    assert!(
+        nodes(&out3) < 1000,
+        "the finished checkpoint was not used: {out3}"
+    );
+    // A checkpoint of another board is refused with a message, not used.
+    let other = std::process::Command::new(exe)
+        .args([
+            "solve",
+            "--game",
+            "domineering",
+            "--rows",
+            "9",
+            "--cols",
+            "8",
+            "--checkpoint",
+        ])
+        .arg(&ckpt)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert!(
+        !other.status.success() && err.contains("written for the 8x9 board"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

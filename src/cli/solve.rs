@@ -124,11 +124,43 @@ extern "C" fn on_signal(_: libc::c_int) {
     INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
+/// A solver's table that a resumable solve saves and loads.
+trait Checkpoint: Sync {
+    fn save(&self, path: &std::path::Path) -> Result<(), String>;
+    fn load(&self, path: &std::path::Path) -> Result<(), String>;
+}
+
+impl Checkpoint for tabula::games::connect4::solver::SolverTable {
+    fn save(&self, path: &std::path::Path) -> Result<(), String> {
+        self.save(path)
+    }
+    fn load(&self, path: &std::path::Path) -> Result<(), String> {
+        self.load(path)
+    }
+}
+
+/// The Domineering table of one board, with the digest of its keys.
+struct DomineeringCheckpoint<'a> {
+    table: &'a tabula::games::domineering::solver::Table,
+    rows: u32,
+    cols: u32,
+    digest: u64,
+}
+
+impl Checkpoint for DomineeringCheckpoint<'_> {
+    fn save(&self, path: &std::path::Path) -> Result<(), String> {
+        self.table.save(path, self.digest)
+    }
+    fn load(&self, path: &std::path::Path) -> Result<(), String> {
+        self.table.load(path, self.rows, self.cols, self.digest)
+    }
+}
+
 /// Loads the checkpoint (if any), installs the signal handlers and starts the thread that
 /// saves the table every `minutes` (ending when the solve does: it is scoped).
 fn checkpointed<'s, 'e>(
     scope: &'s std::thread::Scope<'s, 'e>,
-    table: &'e tabula::games::connect4::solver::SolverTable,
+    table: &'e dyn Checkpoint,
     path: &'e std::path::Path,
     minutes: u64,
 ) -> Result<(), String> {
@@ -283,6 +315,7 @@ pub fn domineering<B: tabula::bits::Bits>(
     fen: Option<&str>,
     threads: usize,
     hash_mb: usize,
+    checkpoint: Option<(&std::path::Path, u64)>,
 ) -> Result<(), String> {
     use tabula::games::domineering::solver;
     let pos = match fen {
@@ -301,7 +334,32 @@ pub fn domineering<B: tabula::bits::Bits>(
     let table = solver::Table::try_new(mb)?;
     solver::race::warm_up();
     let t = Instant::now();
-    let out = solver::solve_parallel(&pos, &table, threads);
+    let out = match checkpoint {
+        None => solver::solve_parallel(&pos, &table, threads),
+        Some((path, minutes)) => {
+            let saved = DomineeringCheckpoint {
+                table: &table,
+                rows: pos.geo.rows,
+                cols: pos.geo.cols,
+                digest: solver::key_digest(pos.geo.rows, pos.geo.cols, &table),
+            };
+            std::thread::scope(|scope| {
+                checkpointed(scope, &saved, path, minutes)?;
+                let out = solver::solve_parallel_until(&pos, &table, threads, &interrupted);
+                DONE.store(true, std::sync::atomic::Ordering::Relaxed);
+                if out.is_none() {
+                    eprintln!("interrupted: saving the table to {}", path.display());
+                }
+                saved.save(path)?;
+                out.ok_or_else(|| {
+                    format!(
+                        "interrupted; the proven results are in {}: the same command continues",
+                        path.display()
+                    )
+                })
+            })?
+        }
+    };
     let ms = t.elapsed().as_millis() as u64;
     let best = out
         .best

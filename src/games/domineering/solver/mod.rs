@@ -180,6 +180,22 @@ impl<'a> Solver<'a> {
         self.key_of(&n.keys, n.b.turn)
     }
 
+    /// A digest of how table keys are made on this board (the keys of a few positions): a
+    /// checkpoint of the table is only loaded by a build whose keys agree with its writer's.
+    pub fn key_digest(&self) -> u64 {
+        let mut d = 0;
+        for turn in 0..2 {
+            let mut b = Board::new(self.rows, self.cols, turn);
+            for (r, c) in [(0, 0), (self.rows - 1, self.cols / 2), (self.rows / 2, 0)] {
+                if b.f[0].line[r as usize + 1] >> c & 1 == 0 {
+                    b.cover(r, c);
+                }
+                d = mix(d ^ self.key(&self.node(b)));
+            }
+        }
+        d
+    }
+
     /// Does the side to move win? (`false` also when aborted: check `aborted`.)
     /// Whether the side to move wins, where every region of the board is small and proven a
     /// number (`cgt`): their sum decides without search.
@@ -452,9 +468,26 @@ pub fn solve<B: Bits>(pos: &Domineering<B>, abort: &dyn Fn() -> bool) -> Option<
 /// another thread is searching (`Busy`); the first to finish gives the answer. Nodes are
 /// summed over the threads.
 pub fn solve_parallel<B: Bits>(pos: &Domineering<B>, table: &Table, threads: usize) -> Outcome {
+    solve_parallel_until(pos, table, threads, &|| false).unwrap_or_else(|| {
+        // Cannot happen (nothing aborts the threads but a finished thread); solve again.
+        solve_with(pos, table, &|| false).unwrap_or(Outcome {
+            winner: pos.to_move,
+            best: None,
+            nodes: 0,
+        })
+    })
+}
+
+/// `solve_parallel` until `abort` says stop (then `None`; what was proven is in the table).
+pub fn solve_parallel_until<B: Bits>(
+    pos: &Domineering<B>,
+    table: &Table,
+    threads: usize,
+    abort: &(dyn Fn() -> bool + Sync),
+) -> Option<Outcome> {
     use std::sync::atomic::{AtomicBool, Ordering};
     let done = AtomicBool::new(false);
-    let stop = || done.load(Ordering::Relaxed);
+    let stop = || done.load(Ordering::Relaxed) || abort();
     let (rows, cols) = (pos.geo.rows, pos.geo.cols);
     let board = board_of(pos);
     let busy = Busy::new(16);
@@ -498,18 +531,8 @@ pub fn solve_parallel<B: Bits>(pos: &Domineering<B>, table: &Table, threads: usi
         let [(r, c), _] = Board::cells(board.turn, m);
         r * cols + c
     });
-    let win = match answer {
-        Some(a) => a.is_some(),
-        // Cannot happen (nothing aborts the threads but a finished thread); solve again.
-        None => {
-            return solve_with(pos, table, &|| false).unwrap_or(Outcome {
-                winner: pos.to_move,
-                best: None,
-                nodes,
-            });
-        }
-    };
-    Outcome {
+    let win = answer?.is_some();
+    Some(Outcome {
         winner: if win {
             pos.to_move
         } else {
@@ -517,7 +540,12 @@ pub fn solve_parallel<B: Bits>(pos: &Domineering<B>, table: &Table, threads: usi
         },
         best,
         nodes,
-    }
+    })
+}
+
+/// `Solver::key_digest` for a board of `rows` x `cols` (the table takes that shape).
+pub fn key_digest(rows: u32, cols: u32, table: &Table) -> u64 {
+    Solver::new(rows, cols, table, &|| false).key_digest()
 }
 
 /// Solves `pos` with the given table.

@@ -183,6 +183,105 @@ impl Table {
     }
 }
 
+/// The first bytes of a checkpoint file (`Table::save`).
+const CHECKPOINT_MAGIC: &[u8; 8] = b"TABDOMC1";
+
+impl Table {
+    /// Writes the part of the table in use to `path`, a checkpoint of the proven results:
+    /// `CHECKPOINT_MAGIC`, then little-endian the board shape (u32), `digest` (u64: what the
+    /// keys were made with, `Solver::key_digest`), the buckets in use (u64), the results
+    /// stored (u64), then every word of those buckets. Through a temporary file renamed at the
+    /// end, so an interrupted save leaves the previous checkpoint whole. Safe while threads
+    /// search: the table does not double during a save, every word is read whole, and a pair
+    /// torn between two writes fails its key check when loaded (nothing wrong, a result lost).
+    pub fn save(&self, path: &std::path::Path, digest: u64) -> Result<(), String> {
+        use std::io::Write;
+        let _no_doubling = self.growing.lock();
+        let tmp = path.with_extension("tmp");
+        let shape = self.shape.lock().map_or(0, |s| *s);
+        let buckets = self.mask.load(Relaxed) + 1;
+        let write = || -> std::io::Result<()> {
+            let mut f = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+            f.write_all(CHECKPOINT_MAGIC)?;
+            f.write_all(&shape.to_le_bytes())?;
+            f.write_all(&digest.to_le_bytes())?;
+            f.write_all(&(buckets as u64).to_le_bytes())?;
+            f.write_all(&self.stored.load(Relaxed).to_le_bytes())?;
+            for w in &self.words[self.base..self.base + 4 * buckets] {
+                f.write_all(&w.load(Relaxed).to_le_bytes())?;
+            }
+            f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+            std::fs::rename(&tmp, path)
+        };
+        write().map_err(|e| format!("checkpoint {}: {e}", path.display()))
+    }
+
+    /// Fills the table from a checkpoint that `save` wrote for this board shape (`rows`,
+    /// `cols`) with keys made the same way (`digest`); the table must be able to hold as many
+    /// buckets as were in use. On an error the table is left empty.
+    pub fn load(
+        &self,
+        path: &std::path::Path,
+        rows: u32,
+        cols: u32,
+        digest: u64,
+    ) -> Result<(), String> {
+        use std::io::Read;
+        let what = |e: String| format!("checkpoint {}: {e}", path.display());
+        let mut f = std::io::BufReader::with_capacity(
+            1 << 20,
+            std::fs::File::open(path).map_err(|e| what(e.to_string()))?,
+        );
+        let mut head = [0u8; 36];
+        f.read_exact(&mut head)
+            .map_err(|_| what("too short for a Domineering solver checkpoint".into()))?;
+        let u64_at = |i: usize| {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&head[i..i + 8]);
+            u64::from_le_bytes(b)
+        };
+        if &head[..8] != CHECKPOINT_MAGIC {
+            return Err(what("not a Domineering solver checkpoint".into()));
+        }
+        let shape = u32::from_le_bytes([head[8], head[9], head[10], head[11]]);
+        let (buckets, stored) = (u64_at(20), u64_at(28));
+        if shape != (rows << 8 | cols) {
+            return Err(what(format!(
+                "written for the {}x{} board, not {rows}x{cols}",
+                shape >> 8,
+                shape & 255
+            )));
+        }
+        if u64_at(12) != digest {
+            return Err(what(
+                "written by a build that makes its table keys otherwise".into(),
+            ));
+        }
+        if !buckets.is_power_of_two() || buckets < 1024 || buckets > 1 << self.bits {
+            return Err(what(format!(
+                "holds {} MiB of results; this table grows to {} MiB (give a larger --hash)",
+                (buckets * 32) >> 20,
+                self.max_bytes() >> 20
+            )));
+        }
+        self.use_shape(rows, cols);
+        self.clear();
+        let buckets = buckets as usize;
+        // In use from here, so that a failed read is cleared (`clear` zeroes what is in use).
+        self.mask.store(buckets - 1, Relaxed);
+        let mut word = [0u8; 8];
+        for w in &self.words[self.base..self.base + 4 * buckets] {
+            if let Err(e) = f.read_exact(&mut word) {
+                self.clear();
+                return Err(what(format!("cut short: {e}")));
+            }
+            w.store(u64::from_le_bytes(word), Relaxed);
+        }
+        self.stored.store(stored, Relaxed);
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,5 +335,36 @@ mod tests {
         assert_eq!(t.bytes(), start);
         assert_eq!(kept(&t), 0);
         assert!(t.words.iter().all(|w| w.load(Relaxed) == 0));
+    }
+
+    #[test]
+    fn a_checkpoint_restores_every_result() {
+        let dir = std::env::temp_dir().join(format!("tabula-dom-ckpt-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let path = dir.join("t.ckpt");
+        let t = Table::new(4);
+        t.use_shape(7, 6);
+        let key = |i: u64| crate::bits::mix(i ^ 0x7777);
+        for i in 0..30_000u64 {
+            t.put(key(i), i % 5 == 0, 1 + i % 50);
+        }
+        t.stored(40_000); // doubled once
+        let answers = |t: &Table| (0..30_000u64).map(|i| t.get(key(i))).collect::<Vec<_>>();
+        assert!(t.save(&path, 99).is_ok());
+        let u = Table::new(4);
+        assert!(u.load(&path, 7, 6, 99).is_ok());
+        assert_eq!(u.bytes(), t.bytes());
+        assert_eq!(answers(&u), answers(&t));
+        // Another shape, other keys, a table too small, a file cut short: refused, left empty.
+        assert!(Table::new(4).load(&path, 6, 7, 99).is_err());
+        assert!(Table::new(4).load(&path, 7, 6, 98).is_err());
+        assert!(Table::new(1).load(&path, 7, 6, 99).is_err());
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        let cut = dir.join("cut.ckpt");
+        assert!(std::fs::write(&cut, &bytes[..bytes.len() / 2]).is_ok());
+        let v = Table::new(4);
+        assert!(v.load(&cut, 7, 6, 99).is_err());
+        assert!((0..30_000u64).all(|i| v.get(key(i)).is_none()));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
