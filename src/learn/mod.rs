@@ -98,4 +98,9 @@ pub trait Features<G: Learn> {
     /// below 1 the rest is bucket + 1's (a linear model tapered between two game phases; a
     /// network uses the bucket alone).
     fn bucket(packed: &[u8]) -> (usize, f32);
+    /// A symmetry of the game that the inputs can express: turns the inputs of a position
+    /// into those of its mirror image, in place (the output bucket unchanged). The trainer
+    /// shows each training position mirrored in half of the epochs (a coin per position and
+    /// epoch; never the held-out ones), as if the data held both. The default: none.
+    fn mirror(_us: &mut [u32], _them: &mut [u32]) {}
 }

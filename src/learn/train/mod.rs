@@ -24,6 +24,7 @@ use super::format::{Data, FLAG_EXACT};
 use super::network::{Network, QA, QB, SCALE, linear_q};
 use super::rng::Rng;
 use super::{Features, Learn};
+use crate::bits::mix;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -513,6 +514,9 @@ pub fn run<G: Learn, F: Features<G>>(
                             let mut l = 0.0f64;
                             for &i in chunk {
                                 example::<G, F>(data, i as usize, cfg.lambda, &mut ex);
+                                if mix(u64::from(i) ^ (epoch as u64) << 40) & 1 == 1 {
+                                    F::mirror(&mut ex.us, &mut ex.them);
+                                }
                                 l += step(
                                     model,
                                     &ex,

@@ -84,3 +84,85 @@ fn quantised_output_matches_the_float_model() {
         );
     }
 }
+
+/// The network's mirror image (`Features::mirror`) is the inputs of the board mirrored left to
+/// right, seen from both sides, on positions of random games (no castling rights: the one rule
+/// the mirror breaks).
+#[test]
+fn chess_mirror_is_the_mirrored_board() {
+    let mirror_fen = |fen: &str| {
+        let (board, rest) = fen.split_once(' ').unwrap_or((fen, ""));
+        let ranks: Vec<String> = board
+            .split('/')
+            .map(|r| {
+                let mut cells = String::new();
+                for ch in r.chars() {
+                    match ch.to_digit(10) {
+                        Some(n) => (0..n).for_each(|_| cells.push('1')),
+                        None => cells.push(ch),
+                    }
+                }
+                cells.chars().rev().collect()
+            })
+            .collect();
+        let fields: Vec<&str> = rest.split(' ').collect();
+        // Side to move; no castling; the en-passant file mirrored too; the clocks.
+        let ep = match fields[2] {
+            "-" => "-".to_string(),
+            sq => {
+                let f = (b'h' - (sq.as_bytes()[0] - b'a')) as char;
+                format!("{f}{}", &sq[1..])
+            }
+        };
+        format!(
+            "{} {} - {ep} {} {}",
+            ranks.join("/"),
+            fields[0],
+            fields[3],
+            fields[4]
+        )
+    };
+    let mut rng = Rng::new(9);
+    let mut pos = Chess::default();
+    let mut moves = Vec::new();
+    let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+    let (mut ex, mut ey) = (Example::default(), Example::default());
+    let mut checked = 0;
+    for _ in 0..80 {
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        pos.play(moves[rng.below(moves.len())]);
+        let fen = pos.fen();
+        let Some(no_castling) = fen
+            .split(' ')
+            .nth(2)
+            .filter(|c| *c == "-")
+            .map(|_| fen.clone())
+        else {
+            continue;
+        };
+        let Ok(m) = Chess::default().parse_fen(&mirror_fen(&no_castling)) else {
+            panic!(
+                "mirror of {fen} does not parse: {}",
+                mirror_fen(&no_castling)
+            );
+        };
+        pos.pack(&mut a);
+        m.pack(&mut b);
+        NnueInputs::features(&a, &mut ex.us, &mut ex.them);
+        NnueInputs::features(&b, &mut ey.us, &mut ey.them);
+        NnueInputs::mirror(&mut ex.us, &mut ex.them);
+        for v in [&mut ex.us, &mut ex.them, &mut ey.us, &mut ey.them] {
+            v.sort_unstable();
+        }
+        assert_eq!((&ex.us, &ex.them), (&ey.us, &ey.them), "{fen}");
+        assert_eq!(NnueInputs::bucket(&a), NnueInputs::bucket(&b));
+        checked += 1;
+    }
+    assert!(
+        checked > 20,
+        "only {checked} positions without castling rights"
+    );
+}
