@@ -7,7 +7,7 @@
 
 use super::bounds::{self, Counts};
 use super::frame::{self, Mv};
-use super::{Node, Solver, outlasts, proves};
+use super::{Node, Solver, hopeful, outlasts, proves};
 
 /// A move with its ordering score and the counts of both frames after it.
 #[derive(Clone, Copy)]
@@ -96,6 +96,27 @@ impl Solver<'_> {
         }
     }
 
+    /// Does one of the side to move's `AT_ONCE` best moves win at once, by the counts or by
+    /// the mover's strategy moving second in the child (the child's second test, made
+    /// without the child)? Sorts `list` by score, best first (stable: ties keep their order).
+    pub(super) fn wins_at_once(&self, n: &Node, list: &mut [Scored]) -> bool {
+        list.sort_by_key(|s| -s.score);
+        let p = n.b.turn;
+        let e = n.b.empty - 2;
+        list.iter().take(AT_ONCE).any(|s| {
+            let c = s.c;
+            if c[p].safe >= c[1 - p].real {
+                return true;
+            }
+            if !hopeful(c[p], c[1 - p], e) {
+                return false;
+            }
+            let mut f = n.b.f[p];
+            f.line[s.mv.line as usize] |= 3 << s.mv.bit;
+            proves(&bounds::guaranteed(&f, false), c[1 - p].real, e, 0)
+        })
+    }
+
     /// What becomes of a move without making the child: refuted by the child's count
     /// cutoffs or by the opponent's strategies (`theirs` moving second against any move,
     /// `first` moving first after the areas this move spoils), winning by the counts, or
@@ -127,9 +148,25 @@ impl Solver<'_> {
                 return Verdict::Refuted;
             }
         }
+        // The child's own first test, the opponent's strategy moving first on its frame
+        // after the move, made here without the child (`wins` skips it for judged children).
+        let e = n.b.empty - 2;
+        if hopeful(c[1 - p], c[p], e) {
+            let mut g = n.b.f[1 - p];
+            let (m, bit) = (s.mv, 1u32 << (s.mv.line - 1));
+            g.line[m.bit as usize + 1] |= bit;
+            g.line[m.bit as usize + 2] |= bit;
+            if proves(&bounds::guaranteed(&g, true), c[p].real, e, 1) {
+                return Verdict::Refuted;
+            }
+        }
         Verdict::Search
     }
 }
+
+/// Moves tried by `Solver::wins_at_once`, best scores first (on 8x9 with Vertical first, 8
+/// moves: 1.09 M nodes, 1.48 s; 12: 1.01 M, 1.43 s; 24: 0.99 M, 1.53 s; all: 1.53 s).
+const AT_ONCE: usize = 12;
 
 /// Preference of each anchor of a frame with `n` lines of `w` cells (`line * 16 + bit`):
 /// lines at an odd distance from the nearer edge first (a domino there walls in the edge
@@ -183,11 +220,11 @@ mod tests {
                         break;
                     }
                     for m in &list {
-                        let c = s.child(&n, m);
+                        let c = s.child(&n, m, false);
                         assert_eq!(c.c, [counts(&c.b.f[0]), counts(&c.b.f[1])]);
                     }
                     let pick = list[rng.below(list.len())];
-                    n = s.child(&n, &pick);
+                    n = s.child(&n, &pick, false);
                 }
             }
         }
