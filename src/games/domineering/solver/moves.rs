@@ -202,6 +202,63 @@ mod tests {
     use crate::games::domineering::solver::frame::Board;
     use crate::learn::rng::Rng;
 
+    /// A node judged won at once (`wins_at_once`) is won, and a move refuted without its
+    /// child (`verdict`) loses: checked by brute force on random positions of small boards,
+    /// with both outcomes met often enough to mean something.
+    #[test]
+    fn judged_without_a_child_is_right() {
+        use crate::games::domineering::solver::bounds::tests::brute;
+        use crate::games::domineering::solver::bounds::{areas, guaranteed};
+        use std::collections::HashMap;
+        let table = Table::new(1);
+        let mut rng = Rng::new(11);
+        let mut memo = HashMap::new();
+        let (mut at_once, mut refuted, mut searched) = (0, 0, 0);
+        for (rows, cols) in [(4, 5), (5, 4), (5, 5), (4, 6), (6, 4), (5, 6), (6, 5)] {
+            memo.clear();
+            let s = Solver::new(rows, cols, &table, &|| false);
+            for game in 0..200 {
+                let mut n = s.node(Board::new(rows, cols, game % 2));
+                let stop = 12 + rng.below(10) as u32;
+                let mut list = Vec::new();
+                while n.b.empty > stop {
+                    s.moves(&n, &mut list, true);
+                    if list.is_empty() {
+                        break;
+                    }
+                    let pick = list[rng.below(list.len())];
+                    n = s.child(&n, &pick, false);
+                }
+                s.moves(&n, &mut list, false);
+                if list.is_empty() {
+                    continue;
+                }
+                let p = n.b.turn;
+                if s.wins_at_once(&n, &mut list) {
+                    assert!(brute(&n.b, &mut memo), "{rows}x{cols} {:?}", n.b.f[0]);
+                    at_once += 1;
+                }
+                let theirs = guaranteed(&n.b.f[1 - p], false);
+                let first = areas(&n.b.f[1 - p]);
+                for m in &list {
+                    let c = s.child(&n, m, false);
+                    match s.verdict(&n, m, Some(&theirs), Some(&first)) {
+                        Verdict::Refuted => {
+                            assert!(brute(&c.b, &mut memo), "{rows}x{cols} {:?}", m.mv);
+                            refuted += 1;
+                        }
+                        Verdict::Wins => assert!(!brute(&c.b, &mut memo)),
+                        Verdict::Search => searched += 1,
+                    }
+                }
+            }
+        }
+        assert!(
+            at_once > 400 && refuted > 2000 && searched > 2000,
+            "{at_once} at once, {refuted} refuted, {searched} searched"
+        );
+    }
+
     /// The counts a node carries, updated from the move generator's reckoning, equal the
     /// counts recomputed from the board after every move, down random games on boards of
     /// several shapes (both frames, safe moves included).
