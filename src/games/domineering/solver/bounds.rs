@@ -314,7 +314,7 @@ fn strategy<const MARK: bool>(f: &Frame, first: bool, out: &mut Areas) -> Sure {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::games::domineering::solver::frame::{Board, Mv};
     use crate::games::domineering::solver::proves;
@@ -322,7 +322,7 @@ mod tests {
     use std::collections::HashMap;
 
     /// The moves of the side to move (anchors in its frame).
-    fn moves_of(b: &Board) -> Vec<Mv> {
+    pub(in crate::games::domineering::solver) fn moves_of(b: &Board) -> Vec<Mv> {
         let f = &b.f[b.turn];
         let mut v = Vec::new();
         for i in 1..=f.n {
@@ -340,7 +340,10 @@ mod tests {
     }
 
     /// Does the side to move win? Plain negamax over every move, memoised on the cells.
-    fn brute(b: &Board, memo: &mut HashMap<(u64, usize), bool>) -> bool {
+    pub(in crate::games::domineering::solver) fn brute(
+        b: &Board,
+        memo: &mut HashMap<(u64, usize), bool>,
+    ) -> bool {
         let mut key = 0u64;
         for i in 1..=b.f[0].n {
             key = key << b.f[0].w | (b.f[0].free(i) as u64);

@@ -11,14 +11,20 @@
 //!   (`hopeful`) skips the strategy bounds where they never succeed;
 //! - each node carries both players' real and safe move counts, updated by the move
 //!   generator's own reckoning of what a move changes;
+//! - where the side to move's strategy was worth trying but failed, its best few moves are
+//!   tried for a win at once (`moves::wins_at_once`): after the move, the mover's strategy
+//!   moving second outlasts the opponent (the test the child would make first after its
+//!   own), so the child is never made. Most winning nodes end so;
 //! - where the opponent's strategy moving second fails to prove the node lost, each move is
 //!   still judged before its child is made (`moves::verdict`): by the child's count cutoffs,
 //!   by that strategy (a move that costs the mover more than one real move can fall within
-//!   its reach: `outlasts`), and by the opponent's strategy moving first with only the
-//!   areas this move spoils taken away (`bounds::Areas::after`). Most children of a losing
-//!   node are refuted so, without a node;
+//!   its reach: `outlasts`), by the opponent's strategy moving first with only the areas
+//!   this move spoils taken away (`bounds::Areas::after`), and then by the child's own first
+//!   test, the opponent's whole strategy moving first after the move (the child, if made,
+//!   skips it: `Node::fresh`). Most children of a losing node are refuted so, without a node;
 //! - once the first move fails, the table buckets of the moves left to search are fetched
-//!   together, so that their memory latencies overlap;
+//!   together, so that their memory latencies overlap, and a move whose child the table
+//!   already holds is judged by it without a node;
 //! - safe moves are never searched (Bullock: a player with a winning move has one that is not
 //!   a safe move; when only safe moves are left, the count cutoffs already decide);
 //! - moves are ordered by what they take from the opponent and keep for the mover (its real
@@ -68,6 +74,9 @@ struct Node {
     b: Board,
     keys: [u64; 4],
     c: [Counts; 2],
+    /// Whether the side to move's strategy bound is still to be tried here (false where the
+    /// parent's `verdict` tried it on this position and it failed).
+    fresh: bool,
 }
 
 pub struct Solver<'a> {
@@ -147,12 +156,16 @@ impl<'a> Solver<'a> {
             b,
             keys,
             c: [counts(&b.f[0]), counts(&b.f[1])],
+            fresh: true,
         }
     }
 
-    fn child(&self, n: &Node, s: &Scored) -> Node {
+    /// The child after `s`; `judged` when `verdict` passed it (it tried the child's own
+    /// strategy bound).
+    fn child(&self, n: &Node, s: &Scored, judged: bool) -> Node {
         let mut c = *n;
         c.c = s.c;
+        c.fresh = !judged;
         c.keys = self.keys_after(n, s.mv);
         c.b.play(s.mv);
         c
@@ -243,7 +256,7 @@ impl<'a> Solver<'a> {
             return false;
         }
         let e = n.b.empty;
-        if hopeful(cp, cq, e) && proves(&guaranteed(fp, true), cq.real, e, 1) {
+        if n.fresh && hopeful(cp, cq, e) && proves(&guaranteed(fp, true), cq.real, e, 1) {
             return true;
         }
         if let Some(w) = self.table.get(key) {
@@ -275,6 +288,14 @@ impl<'a> Solver<'a> {
             self.moves(n, &mut list, true);
         }
         let mut win = false;
+        // Where the side to move's strategy was worth trying, it may win at once after one of
+        // its best moves (the child's own second test, made without the child).
+        if hopeful(cp, cq, e) && self.wins_at_once(n, &mut list) {
+            self.lists[depth] = list;
+            self.table.put(key, true, 1);
+            self.puts += 1;
+            return true;
+        }
         // The best move first; the rest sorted only if it fails.
         if let Some(best) = (0..list.len()).max_by_key(|&i| (list[i].score, usize::MAX - i)) {
             list[..=best].rotate_right(1);
@@ -331,7 +352,21 @@ impl<'a> Solver<'a> {
                     Verdict::Search => {}
                 }
             }
-            let child = self.child(n, &list[i]);
+            if i > 0 {
+                // The bucket was fetched ahead: a child already proven needs no node.
+                match self.table.get(self.child_key(n, &list[i])) {
+                    Some(true) => {
+                        i += 1;
+                        continue;
+                    }
+                    Some(false) => {
+                        win = true;
+                        break;
+                    }
+                    None => {}
+                }
+            }
+            let child = self.child(n, &list[i], true);
             if i > 0
                 && let Some(b) = shared
                 && b.contains(self.key(&child))
@@ -384,7 +419,7 @@ impl<'a> Solver<'a> {
         list.sort_by_key(|s| -s.score);
         for s in list {
             let m = s.mv;
-            let child = self.child(n, &s);
+            let child = self.child(n, &s, false);
             let child_wins = self.wins(&child);
             if self.aborted {
                 return None;
