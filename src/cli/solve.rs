@@ -397,6 +397,7 @@ pub fn othello(
     let _ = tabula::games::othello::endgame::table();
     let (mut count, mut nodes, mut total_us, mut mismatches, mut errors) =
         (0u64, 0u64, 0u128, 0, 0);
+    let mut ordering_nodes = 0u64;
     for (i, line) in reader.lines().enumerate() {
         let line = line.map_err(|e| format!("read error: {e}"))?;
         let text = line.trim();
@@ -427,6 +428,7 @@ pub fn othello(
         let us = t.elapsed().as_micros();
         count += 1;
         nodes += r.nodes;
+        ordering_nodes += r.ordering_nodes;
         total_us += us;
         let check = match expected {
             Some(e) if e != r.margin => {
@@ -437,19 +439,20 @@ pub fn othello(
             None => String::new(),
         };
         say!(
-            "line {}: {} empties, score {:+}, best {}, nodes {}, time {:.3} s{check}",
+            "line {}: {} empties, score {:+}, best {}, nodes {} (+{} ordering), time {:.3} s{check}",
             i + 1,
             pos.empties(),
             r.margin,
             pos.format_move(r.best),
             r.nodes,
+            r.ordering_nodes,
             us as f64 / 1e6
         );
     }
     if count > 0 {
         let secs = total_us as f64 / 1e6;
         say!(
-            "solved {count} positions in {secs:.2} s: {nodes} nodes, {:.1} M nodes/s, {mismatches} mismatches, {errors} invalid lines",
+            "solved {count} positions in {secs:.2} s: {nodes} nodes (+{ordering_nodes} ordering), {:.1} M nodes/s, {mismatches} mismatches, {errors} invalid lines",
             nodes as f64 / secs.max(1e-9) / 1e6
         );
     }

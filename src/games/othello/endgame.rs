@@ -130,6 +130,9 @@ pub struct SolveResult {
     pub margin: i32,
     pub best: u16,
     pub nodes: u64,
+    /// The positions that the shallow searches ordering the moves visited (not in `nodes`;
+    /// 0 where the solver has none).
+    pub ordering_nodes: u64,
 }
 
 struct Solver<'a, B: Bits> {
@@ -411,7 +414,7 @@ pub fn solve_in_play<B: Bits>(
     }
     let (p, o) = (pos.me.low64(), pos.opp.low64());
     let mut last = None;
-    let mut nodes = 0;
+    let (mut nodes, mut ordering_nodes) = (0, 0);
     for t in SELECTIVE_LEVELS.map(Some).into_iter().chain([None]) {
         let r = match t {
             Some(t) => super::endgame8::solve_selective(p, o, table(), Confidence(t), abort),
@@ -419,7 +422,8 @@ pub fn solve_in_play<B: Bits>(
         };
         let Ok(Some(mut r)) = r else { break };
         nodes += r.nodes;
-        r.nodes = nodes;
+        ordering_nodes += r.ordering_nodes;
+        (r.nodes, r.ordering_nodes) = (nodes, ordering_nodes);
         last = Some((r, t));
     }
     last
@@ -473,6 +477,7 @@ pub fn solve_with<B: Bits>(
             margin,
             best: PASS,
             nodes: s.nodes,
+            ordering_nodes: 0,
         });
     }
     let margin = s.search(pos.me, pos.opp, -s.total, s.total, false);
@@ -515,5 +520,6 @@ pub fn solve_with<B: Bits>(
         margin,
         best,
         nodes: s.nodes,
+        ordering_nodes: 0,
     })
 }

@@ -5,9 +5,12 @@
 //! stability, potential mobility and parity, and far from the end a shallow search of the
 //! learned pattern evaluation, one to three plies deep with the empties; ordering only, so
 //! the scores stay exact whatever the weights):
+//! - far from the end, a node that the table knows nothing of is first searched selectively
+//!   (`probcut::presearch`), for its move only: the exact search never takes a selective bound;
 //! - from `SMALL_EMPTIES` empties down no move generation: the empty squares are tried in
-//!   parity order (squares of quadrants with an odd number of empties first), two empties
-//!   have their own code, and the last empty square only counts its flips;
+//!   parity order (squares of quadrants with an odd number of empties first, in each the
+//!   squares beside a corner last), two empties have their own code, and the last empty
+//!   square only counts its flips; the stability cutoff runs from three empties;
 //! - children's table slots prefetched before they are probed;
 //! - several threads share the table and a list of the positions being searched
 //!   (`threads`): a thread puts off a move that another is searching (ABDADA).
@@ -28,7 +31,7 @@ const ORDER_MIN_EMPTIES: u32 = 7;
 const TABLE_MIN_EMPTIES: u32 = 7;
 /// From this many empties: enhanced transposition cutoffs (children's entries probed).
 const ETC_MIN_EMPTIES: u32 = 8;
-const STABILITY_MIN_EMPTIES: u32 = 9;
+const STABILITY_MIN_EMPTIES: u32 = 7;
 /// From this many empties: a one-ply search of the pattern evaluation joins the ordering;
 /// two plies from `SHALLOW_2_EMPTIES`, three from `SHALLOW_3_EMPTIES`.
 const SHALLOW_MIN_EMPTIES: u32 = 14;
@@ -44,6 +47,8 @@ const W_MOBILITY: i32 = 1024;
 const W_CORNER_STABILITY: i32 = 64;
 const W_PARITY: i32 = 8;
 const W_SHALLOW: i32 = 64;
+/// The X- and C-squares (beside a corner).
+const BESIDE_CORNERS: u64 = 0x42c3_0000_0000_c342;
 /// Quadrants: rows 0-3 / 4-7 by columns a-d / e-h.
 const QUADRANTS: [u64; 4] = [
     0x0000_0000_0f0f_0f0f,
@@ -58,12 +63,15 @@ mod threads;
 
 use bitboard::{CORNERS, corner_stable};
 pub use bitboard::{flips, moves, stable};
+use probcut::PRESEARCH_MIN_EMPTIES;
 pub use probcut::{Confidence, solve_selective};
 use threads::Busy;
 pub use threads::solve_threads;
 
 pub struct Solver<'a> {
     pub nodes: u64,
+    /// The positions the ordering searches (`shallow`) visit, apart from `nodes`.
+    pub ordering_nodes: u64,
     abort: &'a dyn Fn() -> bool,
     pub aborted: bool,
     /// The node count at which `abort` is asked next.
@@ -77,12 +85,15 @@ pub struct Solver<'a> {
     net: Option<&'static PatternNet>,
     /// Selective search (`probcut`): probable cuts at this confidence; `None`: exact.
     cut: Option<probcut::Confidence>,
+    /// From this many empties the exact search pre-searches selectively (`presearch`).
+    presearch_min: u32,
 }
 
 impl<'a> Solver<'a> {
     pub fn new(table: &'a Table, abort: &'a dyn Fn() -> bool) -> Result<Solver<'a>, String> {
         Ok(Solver {
             nodes: 0,
+            ordering_nodes: 0,
             abort,
             aborted: false,
             next_check: 0x4000,
@@ -91,6 +102,7 @@ impl<'a> Solver<'a> {
             busy: None,
             net: super::learn::default_net(),
             cut: None,
+            presearch_min: PRESEARCH_MIN_EMPTIES,
         })
     }
 
@@ -170,6 +182,13 @@ impl<'a> Solver<'a> {
             _ => {}
         }
         self.nodes += 1;
+        // Stability, as in `search`.
+        if 64 - 2 * o.count_ones() as i32 <= alpha {
+            let max = 64 - 2 * stable(o, p).count_ones() as i32;
+            if max <= alpha {
+                return max;
+            }
+        }
         let mut odd = 0;
         for q in QUADRANTS {
             if (empty & q).count_ones() & 1 == 1 {
@@ -177,7 +196,14 @@ impl<'a> Solver<'a> {
             }
         }
         let mut best = -65;
-        for set in [empty & odd, empty & !odd] {
+        // Odd quadrants first; in each, the squares beside a corner last.
+        let sets = [
+            empty & odd & !BESIDE_CORNERS,
+            empty & odd & BESIDE_CORNERS,
+            empty & !odd & !BESIDE_CORNERS,
+            empty & !odd & BESIDE_CORNERS,
+        ];
+        for set in sets {
             let mut s = set;
             while s != 0 {
                 let sq = s.trailing_zeros();
@@ -228,6 +254,7 @@ impl<'a> Solver<'a> {
         beta: i32,
         scale: i32,
     ) -> i32 {
+        self.ordering_nodes += 1;
         if depth == 0 {
             return match self.net {
                 Some(net) => net.evaluate(p, o) / scale,
@@ -289,6 +316,15 @@ impl<'a> Solver<'a> {
         score
     }
 
+    /// Scores the moves `(square, flips, child key, score)` by `order_score` and sorts them,
+    /// best first (ties in square order).
+    fn score_moves(&mut self, p: u64, o: u64, ne: u32, list: &mut [(u32, u64, u64, i32)]) {
+        for e in list.iter_mut() {
+            e.3 = self.order_score(p, o, e.0, e.1, ne);
+        }
+        list.sort_by_key(|e| -e.3);
+    }
+
     pub fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
         let empty = !(p | o);
         let ne = empty.count_ones();
@@ -343,6 +379,9 @@ impl<'a> Solver<'a> {
         {
             return v;
         }
+        if self.cut.is_none() && use_table && tt_move == PASS && ne >= self.presearch_min {
+            tt_move = self.presearch(p, o, alpha, beta, passed, key);
+        }
         // The moves, their flips and their children's keys (prefetched for the enhanced
         // transposition cutoff below and for the children's own probes).
         let etc = ne >= ETC_MIN_EMPTIES;
@@ -363,14 +402,15 @@ impl<'a> Solver<'a> {
             list[count] = (sq, f, child, 0);
             count += 1;
         }
+        // The table's move first; the others are scored only if it does not cut (`lazy`).
         let ordered = ne >= ORDER_MIN_EMPTIES;
+        let mut lazy = false;
         if ordered {
-            for e in &mut list[..count] {
-                e.3 = if e.0 as u16 == tt_move {
-                    1 << 20
-                } else {
-                    self.order_score(p, o, e.0, e.1, ne)
-                };
+            if let Some(i) = list[..count].iter().position(|e| e.0 as u16 == tt_move) {
+                list[..=i].rotate_right(1);
+                lazy = true;
+            } else {
+                self.score_moves(p, o, ne, &mut list[..count]);
             }
         }
         // Enhanced transposition cutoff: a child whose entry proves that we reach beta.
@@ -383,9 +423,7 @@ impl<'a> Solver<'a> {
                 }
             }
         }
-        if ordered {
-            list[..count].sort_by_key(|e| -e.3);
-        }
+
         let mut best = -65;
         let mut best_sq = PASS;
         let busy = self.busy.filter(|_| ne >= DEFER_MIN_EMPTIES);
@@ -403,6 +441,10 @@ impl<'a> Solver<'a> {
             } else {
                 break;
             };
+            if lazy && k == 1 {
+                lazy = false;
+                self.score_moves(p, o, ne, &mut list[1..count]);
+            }
             k += 1;
             let (sq, f, child, _) = list[idx];
             if let Some(b) = busy
@@ -471,6 +513,7 @@ impl Solver<'_> {
             margin,
             best: PASS,
             nodes: self.nodes,
+            ordering_nodes: self.ordering_nodes,
         })
     }
 }
@@ -532,6 +575,7 @@ fn solve_sharing(
                 margin,
                 best: sq as u16,
                 nodes: s.nodes,
+                ordering_nodes: s.ordering_nodes,
             }));
         }
     }

@@ -114,3 +114,83 @@ fn ordering_evaluation_keeps_scores_exact() {
         "embedded weights"
     );
 }
+
+/// Plain negamax to the end, without table, ordering or cutoffs: the reference margin.
+fn negamax(p: u64, o: u64, passed: bool) -> i32 {
+    let mut m = moves(p, o);
+    if m == 0 {
+        if passed {
+            return Solver::final_margin(p, o);
+        }
+        return -negamax(o, p, true);
+    }
+    let mut best = -65;
+    while m != 0 {
+        let sq = m.trailing_zeros();
+        m &= m - 1;
+        let f = flips(p, o, sq);
+        best = best.max(-negamax(o & !f, p | f | 1 << sq, false));
+    }
+    best
+}
+
+/// The cutoffs near the end (stability from three empties, the parity order with the squares
+/// beside a corner last) keep the margin exact: the solver's margin, with any window that
+/// contains it or not, against plain negamax on positions of 7 to 10 empties.
+#[test]
+fn cutoffs_near_the_end_keep_scores_exact() {
+    let table = super::super::endgame::table();
+    let mut rng = Rng::new(31);
+    let (mut checked, mut cut) = (0, 0);
+    while checked < 300 {
+        let stop = 7 + rng.below(4) as u32;
+        let Some((p, o)) = random_position(&mut rng, stop) else {
+            continue;
+        };
+        let exact = negamax(p, o, false);
+        table.clear();
+        let mut s = Solver::new(table, &|| false).expect("8x8");
+        assert_eq!(s.search(p, o, -64, 64, false), exact, "{p:#x} {o:#x}");
+        // Null windows below and above: a fail-soft bound on the right side.
+        let v = s.search(p, o, exact - 2, exact - 1, false);
+        assert!(
+            v >= exact - 1 && v <= exact,
+            "{p:#x} {o:#x}: {v} against {exact}"
+        );
+        let v = s.search(p, o, exact + 1, exact + 2, false);
+        assert!(
+            v >= exact && v <= exact + 1,
+            "{p:#x} {o:#x}: {v} against {exact}"
+        );
+        cut += usize::from(exact.abs() >= 30);
+        checked += 1;
+    }
+    assert!(
+        cut > 10,
+        "too few lopsided positions ({cut}) to try the stability cutoff"
+    );
+}
+
+/// The selective pre-search orders alone: positions of 18 to 20 empties solved with and
+/// without it, each from a cleared table, have the same margin.
+#[test]
+fn presearch_keeps_scores_exact() {
+    let table = super::super::endgame::table();
+    let mut rng = Rng::new(32);
+    let mut checked = 0;
+    while checked < 3 {
+        let stop = 18 + rng.below(3) as u32;
+        let Some((p, o)) = random_position(&mut rng, stop) else {
+            continue;
+        };
+        let mut margins = Vec::new();
+        for min in [PRESEARCH_MIN_EMPTIES, 65] {
+            table.clear();
+            let mut s = Solver::new(table, &|| false).expect("8x8");
+            s.presearch_min = min;
+            margins.push(s.search(p, o, -64, 64, false));
+        }
+        assert_eq!(margins[0], margins[1], "{p:#x} {o:#x}");
+        checked += 1;
+    }
+}

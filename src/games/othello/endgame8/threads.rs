@@ -4,7 +4,7 @@
 //! searched the rest, so that the threads spread over the siblings and each finds the
 //! others' exact bounds in the table. Every thread still searches every move it does not
 //! cut off, so each result is exact; the answer is the main thread's (`solve`), and the
-//! helpers stop when it returns (or when `abort` stops it). Nodes: every thread's together.
+//! helpers stop when it returns (or when `abort` stops it). Nodes (and ordering nodes): every thread's together.
 
 use super::{Solver, moves, solve, solve_sharing};
 use crate::games::othello::endgame::{SolveResult, Table};
@@ -27,10 +27,11 @@ pub fn solve_threads(
     }
     let stop = AtomicBool::new(false);
     let busy = Busy::new(14);
-    let helper_nodes = AtomicU64::new(0);
+    let (helper_nodes, helper_ordering) = (AtomicU64::new(0), AtomicU64::new(0));
     let result = std::thread::scope(|scope| {
         for _ in 1..threads {
-            let (stop, helper_nodes, busy) = (&stop, &helper_nodes, &busy);
+            let (stop, helper_nodes, helper_ordering, busy) =
+                (&stop, &helper_nodes, &helper_ordering, &busy);
             scope.spawn(move || {
                 let stopped = || stop.load(Relaxed);
                 let Ok(mut h) = Solver::new(table, &stopped) else {
@@ -43,6 +44,7 @@ pub fn solve_threads(
                     h.search(o, p, -64, 64, true);
                 }
                 helper_nodes.fetch_add(h.nodes, Relaxed);
+                helper_ordering.fetch_add(h.ordering_nodes, Relaxed);
             });
         }
         let r = solve_sharing(p, o, table, canonical, abort, Some(&busy));
@@ -51,6 +53,7 @@ pub fn solve_threads(
     });
     Ok(result?.map(|mut r| {
         r.nodes += helper_nodes.load(Relaxed);
+        r.ordering_nodes += helper_ordering.load(Relaxed);
         r
     }))
 }
