@@ -260,7 +260,7 @@ impl Table {
         if !buckets.is_power_of_two() || buckets < 1024 || buckets > 1 << self.bits {
             return Err(what(format!(
                 "holds {} MiB of results; this table grows to {} MiB (give a larger --hash)",
-                (buckets * 32) >> 20,
+                buckets.saturating_mul(32) >> 20,
                 self.max_bytes() >> 20
             )));
         }
