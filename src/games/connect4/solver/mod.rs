@@ -20,6 +20,7 @@
 //! byte, 0 empty, up to `max - min + 1` an upper bound `v + min - 1`, above that a lower bound
 //! `v + 2 min - max - 2` (`encode_*`).
 
+mod evens;
 mod table;
 pub mod threads;
 
@@ -236,24 +237,15 @@ impl<'a> Solver<'a> {
         4 * u.count_ones() + (u & good).count_ones() + (u & (next_possible << 1)).count_ones()
     }
 
-    /// Upper bound on the score of the side to move (X) when an even number of cells is
-    /// empty, from the opponent's (Y's) follow-up: Y answers X in the same column, or, when X
-    /// plays in a column with an odd number of empty cells, in another such column (they come
-    /// in pairs). Y then gets every empty cell at an even distance from the top of its column
-    /// (`top_rows`) but the next cell of each odd column, which X may take; X gets at most the
-    /// rest. No four of X's in that rest: X cannot win (at most a draw); a four of Y's as well:
-    /// X loses. None where the bound does not apply or says nothing.
+    /// Upper bound on the score of the side to move when an even number of cells is empty,
+    /// from the opponent's claimeven follow-up (`evens`). None where the bound does not apply
+    /// or says nothing.
     #[inline]
     fn claimeven_bound(&self, p: Pos, possible: u64) -> Option<i32> {
         if (self.cells - p.moves as i32) % 2 != 0 {
             return None;
         }
-        let empty = self.dims.board_mask() & !p.mask;
-        let theirs = (p.cur ^ p.mask) | (empty & self.top_rows & !possible);
-        if four(self.dims, p.cur | (empty & !theirs)) {
-            return None;
-        }
-        Some(if four(self.dims, theirs) { -1 } else { 0 })
+        evens::claimeven_bound(self.dims, self.top_rows, p.cur, p.mask, possible)
     }
 
     /// The value of `p` for the side to move, who cannot win with this stone (the game is not
