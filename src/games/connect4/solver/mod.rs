@@ -299,6 +299,9 @@ impl<'a> Solver<'a> {
         let mut max = (self.cells - 1 - moves) / 2;
         if let Some(bound) = self.claimeven_bound(p, possible) {
             max = max.min(bound);
+            if max <= alpha {
+                return max;
+            }
         }
         let empties = self.cells - moves;
         // The moves, each with its order score (more threats after the move first) and its
@@ -306,11 +309,26 @@ impl<'a> Solver<'a> {
         // below: this node's, the enhanced transposition cutoffs, the child's own).
         let ply = p.moves as usize;
         let children_use_table = empties > TABLE_EMPTIES;
+        // With an odd number of empty cells every child gets the claimeven bound: a child
+        // bad enough for the opponent settles this node without a search.
+        let children_bound = empties % 2 == 1;
         let mut n = 0;
         for &c in &self.order {
             let m = next & dims.column_mask(c);
             if m == 0 {
                 continue;
+            }
+            if children_bound {
+                let child = p.play(m);
+                let cpossible = (child.mask + dims.bottom()) & dims.board_mask();
+                if let Some(b) =
+                    evens::claimeven_bound(dims, self.top_rows, child.cur, child.mask, cpossible)
+                {
+                    if -b >= beta {
+                        return -b;
+                    }
+                    alpha = alpha.max(-b);
+                }
             }
             // (Children without a table entry need no key: neither the enhanced cutoffs nor
             // the threads' deferral reach that far down.)
