@@ -48,7 +48,7 @@ pub fn table() -> &'static SolverTable {
 const SYMMETRY_PLIES: u32 = 16;
 /// With at least this many plies within the window's reach (the empty cells, less those a win
 /// beyond the window would need) the children's table entries are probed first.
-const ETC_EMPTIES: i32 = 12;
+const ETC_EMPTIES: i32 = 16;
 
 /// Nearer the end than this the table is left alone: a probe there costs more than the
 /// few nodes it saves.
