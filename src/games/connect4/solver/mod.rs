@@ -5,11 +5,13 @@
 //! Method: negamax with alpha-beta on null windows inside a binary search on the score (after
 //! Pascal Pons; far from the end the two windows of a quick win and a quick loss first, then
 //! the ones next to 0); moves that hand the opponent an immediate win are never generated, and a
-//! forced block is played at once, without a table entry; on boards of even height, where the
-//! side to move has only columns of even height to play in, the opponent's *claimeven*
-//! follow-up (Allis: always answer in the same column) fixes who gets which cell, which bounds
-//! the score from above (no four of the mover's in that split: at most a draw; a four of the
-//! opponent's as well: a loss); the table keeps each position's best move, tried first, and
+//! forced block is played at once, without a table entry; with an even number of empty cells
+//! the opponent's *claimeven* follow-up (Allis: always answer in the same column) fixes who
+//! gets which cell, which bounds the score from above (`evens`: no four of the mover's in that
+//! split, or only fours that cover one of the opponent's: at most a draw, or a loss as early
+//! as the opponent's lowest four allows), and with an odd number every child's bound is
+//! worked out before any child is searched (a child bad enough for the opponent settles the
+//! node, the others raise alpha); the table keeps each position's best move, tried first, and
 //! where the window leaves many plies to play the children's entries are probed before any
 //! is searched (enhanced transposition cutoffs); moves are otherwise ordered by the threats they make, centre first.
 //! Every child's entry is fetched from memory while the moves are scored, before the node's
@@ -20,6 +22,8 @@
 //! byte, 0 empty, up to `max - min + 1` an upper bound `v + min - 1`, above that a lower bound
 //! `v + 2 min - max - 2` (`encode_*`).
 
+mod evens;
+mod root;
 mod table;
 pub mod threads;
 
@@ -47,7 +51,7 @@ pub fn table() -> &'static SolverTable {
 const SYMMETRY_PLIES: u32 = 16;
 /// With at least this many plies within the window's reach (the empty cells, less those a win
 /// beyond the window would need) the children's table entries are probed first.
-const ETC_EMPTIES: i32 = 12;
+const ETC_EMPTIES: i32 = 16;
 
 /// Nearer the end than this the table is left alone: a probe there costs more than the
 /// few nodes it saves.
@@ -236,24 +240,15 @@ impl<'a> Solver<'a> {
         4 * u.count_ones() + (u & good).count_ones() + (u & (next_possible << 1)).count_ones()
     }
 
-    /// Upper bound on the score of the side to move (X) when an even number of cells is
-    /// empty, from the opponent's (Y's) follow-up: Y answers X in the same column, or, when X
-    /// plays in a column with an odd number of empty cells, in another such column (they come
-    /// in pairs). Y then gets every empty cell at an even distance from the top of its column
-    /// (`top_rows`) but the next cell of each odd column, which X may take; X gets at most the
-    /// rest. No four of X's in that rest: X cannot win (at most a draw); a four of Y's as well:
-    /// X loses. None where the bound does not apply or says nothing.
+    /// Upper bound on the score of the side to move when an even number of cells is empty,
+    /// from the opponent's claimeven follow-up (`evens`). None where the bound does not apply
+    /// or says nothing.
     #[inline]
     fn claimeven_bound(&self, p: Pos, possible: u64) -> Option<i32> {
         if (self.cells - p.moves as i32) % 2 != 0 {
             return None;
         }
-        let empty = self.dims.board_mask() & !p.mask;
-        let theirs = (p.cur ^ p.mask) | (empty & self.top_rows & !possible);
-        if four(self.dims, p.cur | (empty & !theirs)) {
-            return None;
-        }
-        Some(if four(self.dims, theirs) { -1 } else { 0 })
+        evens::claimeven_bound(self.dims, self.top_rows, p.cur, p.mask, possible)
     }
 
     /// The value of `p` for the side to move, who cannot win with this stone (the game is not
@@ -307,6 +302,9 @@ impl<'a> Solver<'a> {
         let mut max = (self.cells - 1 - moves) / 2;
         if let Some(bound) = self.claimeven_bound(p, possible) {
             max = max.min(bound);
+            if max <= alpha {
+                return max;
+            }
         }
         let empties = self.cells - moves;
         // The moves, each with its order score (more threats after the move first) and its
@@ -314,11 +312,26 @@ impl<'a> Solver<'a> {
         // below: this node's, the enhanced transposition cutoffs, the child's own).
         let ply = p.moves as usize;
         let children_use_table = empties > TABLE_EMPTIES;
+        // With an odd number of empty cells every child gets the claimeven bound: a child
+        // bad enough for the opponent settles this node without a search.
+        let children_bound = empties % 2 == 1;
         let mut n = 0;
         for &c in &self.order {
             let m = next & dims.column_mask(c);
             if m == 0 {
                 continue;
+            }
+            if children_bound {
+                let child = p.play(m);
+                let cpossible = (child.mask + dims.bottom()) & dims.board_mask();
+                if let Some(b) =
+                    evens::claimeven_bound(dims, self.top_rows, child.cur, child.mask, cpossible)
+                {
+                    if -b >= beta {
+                        return -b;
+                    }
+                    alpha = alpha.max(-b);
+                }
             }
             // (Children without a table entry need no key: neither the enhanced cutoffs nor
             // the threads' deferral reach that far down.)
@@ -453,188 +466,5 @@ impl<'a> Solver<'a> {
                 .put(key, self.encode_upper(alpha), best_col, empties as u32);
         }
         alpha
-    }
-
-    /// Does the side to move lose (with best play by both)? One null-window search
-    /// (-1, 0): cheaper than a weak solve when only a win for the other side matters.
-    /// None if aborted.
-    pub fn loses(&mut self, b: &Board) -> Option<bool> {
-        if b.over() {
-            return Some(b.won);
-        }
-        if winning_cells(self.dims, b.current, b.mask) & b.possible() != 0 {
-            return Some(false);
-        }
-        if b.moves as i32 >= self.cells - 1 {
-            return Some(false);
-        }
-        let r = self.negamax(Pos::of(b), -1, 0);
-        if self.aborted {
-            return None;
-        }
-        Some(r < 0)
-    }
-
-    /// The exact score (or, with `weak`, only its sign as -1/0/1). None if aborted.
-    pub fn solve(&mut self, b: &Board, weak: bool) -> Option<i32> {
-        let score = self.solve_inner(b, weak)?;
-        Some(if weak { score.signum() } else { score })
-    }
-
-    /// The score of a position that is not over and has no immediate win, or a bound:
-    /// `decided` answers the first question (exact score, or its sign when weak).
-    fn solve_inner(&mut self, b: &Board, weak: bool) -> Option<i32> {
-        let cells = self.cells;
-        let moves = b.moves as i32;
-        if b.over() {
-            return Some(if b.won { -(cells + 2 - moves) / 2 } else { 0 });
-        }
-        if winning_cells(self.dims, b.current, b.mask) & b.possible() != 0 {
-            return Some((cells + 1 - moves) / 2);
-        }
-        let (mut min, mut max) = if weak {
-            (-1, 1)
-        } else {
-            (-(cells - moves) / 2, (cells + 1 - moves) / 2)
-        };
-        let p = Pos::of(b);
-        // Early in the game the value is near 0 (7x6: +1 at the start): test the windows next
-        // to 0 first (each one away from the truth costs a full proof), later bisect, nearer 0
-        // first (Pons's choice).
-        let early = cells - moves >= EARLY_EMPTIES;
-        // But a quick win or loss is cheap to prove with a window at the extreme and dear with
-        // one next to 0 (the search then looks for wins of every length): far from the end
-        // the two extreme windows go first, and the windows next to 0 only if both fail.
-        let extremes = [max / 2, min / 2];
-        let mut extremes = if early && !weak {
-            &extremes[..]
-        } else {
-            &[][..]
-        };
-        while min < max {
-            let mut med = min + (max - min) / 2;
-            if let Some((&m, rest)) = extremes.split_first() {
-                extremes = rest;
-                if m < min || m >= max {
-                    continue;
-                }
-                med = m;
-            } else if early && min < 0 && max > 0 {
-                med = -1;
-            } else if early && min == 0 && max > 1 {
-                med = 0;
-            } else if early && min == 1 && max > 2 {
-                med = 1;
-            } else if early && max == 0 && min < -1 {
-                med = -2;
-            } else if early && max == -1 && min < -2 {
-                med = -3;
-            } else if med <= 0 && min / 2 < med {
-                med = min / 2;
-            } else if med >= 0 && max / 2 > med {
-                med = max / 2;
-            }
-            if let Some(sh) = self.shared {
-                sh.publish(med);
-            }
-            let r = self.negamax(p, med, med + 1);
-            if self.aborted {
-                return None;
-            }
-            if r <= med {
-                max = r;
-            } else {
-                min = r;
-            }
-        }
-        Some(min)
-    }
-
-    /// A column that reaches `score` (the position's value from `solve`, exact or weak), or
-    /// None if the game is over: the table's best move first, then the others centre first,
-    /// each checked by one null-window search (cheap with the table warm from the solve).
-    pub fn best_move(&mut self, b: &Board, score: i32, weak: bool) -> Option<u32> {
-        if b.over() {
-            return None;
-        }
-        let first = self.table.get(self.key(Pos::of(b))).best;
-        let order: Vec<u32> = first.into_iter().chain(self.order.clone()).collect();
-        for col in order {
-            if !b.can_play(col) {
-                continue;
-            }
-            if self.reaches(b, col, score, weak)? {
-                return Some(col);
-            }
-        }
-        None
-    }
-
-    /// Does playing `col` keep the exact value `score`? None if aborted.
-    pub fn reaches_score(&mut self, b: &Board, col: u32, score: i32) -> Option<bool> {
-        self.reaches(b, col, score, false)
-    }
-
-    /// Does playing `col` keep the value `score` (exact, or weak)? None if aborted.
-    fn reaches(&mut self, b: &Board, col: u32, score: i32, weak: bool) -> Option<bool> {
-        let cells = self.cells;
-        if b.is_winning_move(col) {
-            let win = if weak {
-                1
-            } else {
-                (cells + 1 - b.moves as i32) / 2
-            };
-            return Some(win == score);
-        }
-        let mut child = b.clone();
-        child.play_col(col);
-        // The column is best iff the child's value is at most -score.
-        let t = -score;
-        let v_le_t = if child.is_full() {
-            0 <= t
-        } else if winning_cells(self.dims, child.current, child.mask) & child.possible() != 0 {
-            let v = (cells + 1 - child.moves as i32) / 2;
-            (if weak { 1 } else { v }) <= t
-        } else if weak {
-            let c = Pos::of(&child);
-            match t {
-                -1 => self.negamax(c, -1, 0) < 0,
-                0 => self.negamax(c, 0, 1) <= 0,
-                _ => true,
-            }
-        } else {
-            self.negamax(Pos::of(&child), t, t + 1) <= t
-        };
-        (!self.aborted).then_some(v_le_t)
-    }
-
-    /// The columns that reach `score` (the position's value from `solve`, exact or weak).
-    pub fn best_moves(&mut self, b: &Board, score: i32, weak: bool) -> Option<Vec<u32>> {
-        let mut out = Vec::new();
-        for col in 0..self.dims.width {
-            if b.can_play(col) && !b.over() && self.reaches(b, col, score, weak)? {
-                out.push(col);
-            }
-        }
-        Some(out)
-    }
-
-    /// Score of every legal column (None for full columns), and whether it completed.
-    pub fn analyze(&mut self, b: &Board, weak: bool) -> Option<Vec<Option<i32>>> {
-        let mut out = vec![None; self.dims.width as usize];
-        for col in 0..self.dims.width {
-            if !b.can_play(col) || b.over() {
-                continue;
-            }
-            if b.is_winning_move(col) {
-                let s = (self.cells + 1 - b.moves as i32) / 2;
-                out[col as usize] = Some(if weak { 1 } else { s });
-                continue;
-            }
-            let mut child = b.clone();
-            child.play_col(col);
-            out[col as usize] = Some(-self.solve(&child, weak)?);
-        }
-        Some(out)
     }
 }
