@@ -220,6 +220,34 @@ mod tests {
         Box::leak(Box::new(Net::from_bytes(&net.to_bytes()).unwrap()))
     }
 
+    /// The embedded network is the default evaluation (unless a build embedded another file
+    /// with `make EVALFILE=`), `EvalFile <hce>` names the tuned one, a bad file keeps the one
+    /// in use, and the network's scores are sane: about level at the start, a queen up far ahead.
+    #[test]
+    fn the_network_is_the_default_and_the_tuned_evaluation_is_named() {
+        use crate::games::chess::Eval;
+        let mut pos = Chess::default();
+        if option_env!("TABULA_EVALFILE").is_none_or(|v| v.is_empty()) {
+            assert!(matches!(pos.eval, Eval::Net(_)), "{:?}", pos.eval);
+            assert!(pos.evaluate().abs() < 100, "start: {}", pos.evaluate());
+            let up = pos
+                .clone()
+                .parse_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+                .unwrap();
+            assert!(up.evaluate() > 500, "a queen up: {}", up.evaluate());
+        }
+        pos.set_option("EvalFile", "<hce>").unwrap().unwrap();
+        assert!(matches!(pos.eval, Eval::Tuned(_)));
+        assert!(
+            pos.set_option("EvalFile", "/no/such/file")
+                .unwrap()
+                .is_err()
+        );
+        assert!(matches!(pos.eval, Eval::Tuned(_)));
+        pos.set_option("EvalFile", "<embedded>").unwrap().unwrap();
+        assert!(!matches!(pos.eval, Eval::Pesto));
+    }
+
     /// The accumulators kept move by move (captures, promotions, castling both ways, en
     /// passant, Chess960 castling) equal the ones computed from scratch.
     #[test]
