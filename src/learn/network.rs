@@ -6,6 +6,13 @@
 //! are contiguous), `b1` (H), `w2` (B x 2H: for each bucket the weights of the side to move's
 //! half, then the other side's), and `b2` (B x i32).
 //!
+//! `TABULAN2` is the same followed by `psqt` (I x B i16, input-major: the B weights of input i
+//! are contiguous), a linear term beside the network (Stockfish's PSQT outputs): each side sums
+//! the psqt weights of its active inputs for the position's bucket, and the output gains
+//! `(sum of the side to move - sum of the other) * SCALE / (2 QLOGIT)`. It learns material and
+//! placement straight away, which a network fed little data learns slowly through its hidden
+//! layer. A `TABULAN1` file has no psqt term (all zero).
+//!
 //! A linear model (hidden H = 0: Othello's patterns) has no `b1` and no `w2`: `w1` is
 //! B x I (bucket-major) and the output is `(b2 + sum of the bucket's w1 over the active
 //! inputs) / QL` label units (discs), or, where the label is a result (chess), `(...) * SCALE /
@@ -17,6 +24,8 @@
 //! in the game's evaluation units. Floats: `w1, b1` x QA, `w2` x QB, `b2` x QA x QB.
 
 pub const MAGIC: &[u8; 8] = b"TABULAN1";
+/// A perspective network with its psqt term.
+pub const MAGIC_PSQT: &[u8; 8] = b"TABULAN2";
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Evaluation units per unit of the float network's output (the output is a win-probability
@@ -44,12 +53,19 @@ pub struct Network {
     pub b1: Vec<i16>,
     pub w2: Vec<i16>,
     pub b2: Vec<i32>,
+    /// The linear term of a perspective network (`inputs * buckets`, at `QLOGIT` per logit),
+    /// empty where it has none.
+    pub psqt: Vec<i16>,
 }
 
 impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(if self.psqt.is_empty() {
+            MAGIC
+        } else {
+            MAGIC_PSQT
+        });
         let mut name = [0u8; 12];
         let n = self.game.len().min(12);
         name[..n].copy_from_slice(&self.game.as_bytes()[..n]);
@@ -63,13 +79,17 @@ impl Network {
         for v in &self.b2 {
             out.extend_from_slice(&v.to_le_bytes());
         }
+        for v in &self.psqt {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
         out
     }
 
     pub fn from_bytes(b: &[u8]) -> Result<Network, String> {
-        if b.len() < 32 || &b[..8] != MAGIC {
-            return Err("not a tabula network (no TABULAN1 header)".into());
+        if b.len() < 32 || (&b[..8] != MAGIC && &b[..8] != MAGIC_PSQT) {
+            return Err("not a tabula network (no TABULAN1 or TABULAN2 header)".into());
         }
+        let with_psqt = &b[..8] == MAGIC_PSQT;
         let end = b[8..20].iter().position(|&c| c == 0).unwrap_or(12);
         let game = String::from_utf8_lossy(&b[8..8 + end]).into_owned();
         let u32_at = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]) as usize;
@@ -84,7 +104,11 @@ impl Network {
         } else {
             inputs * hidden + hidden + buckets * 2 * hidden
         };
-        let need = 32 + 2 * n16 + 4 * buckets;
+        if with_psqt && hidden == 0 {
+            return Err("a linear model with a psqt term".into());
+        }
+        let n_psqt = if with_psqt { inputs * buckets } else { 0 };
+        let need = 32 + 2 * n16 + 4 * buckets + 2 * n_psqt;
         if b.len() != need {
             return Err(format!(
                 "network file of {} bytes; its shape {inputs}x{hidden}x{buckets} needs {need}",
@@ -102,9 +126,14 @@ impl Network {
         });
         let b1 = take(hidden);
         let w2 = take(buckets * 2 * hidden);
-        let b2 = b[32 + 2 * n16..]
+        let psqt_at = 32 + 2 * n16 + 4 * buckets;
+        let b2 = b[32 + 2 * n16..psqt_at]
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let psqt = b[psqt_at..]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect();
         Ok(Network {
             game,
@@ -115,6 +144,7 @@ impl Network {
             b1,
             w2,
             b2,
+            psqt,
         })
     }
 
@@ -124,6 +154,12 @@ impl Network {
         let w = &self.w2[bucket * 2 * h..(bucket + 1) * 2 * h];
         let sum = screlu_dot(us, &w[..h]) + screlu_dot(them, &w[h..]);
         (sum / QA + self.b2[bucket]) * SCALE / (QA * QB)
+    }
+
+    /// The psqt term's share of the output, in evaluation units, from the two sides' sums for
+    /// the position's bucket (side to move first).
+    pub fn psqt_output(us: i32, them: i32) -> i32 {
+        (us - them) * SCALE / (2 * QLOGIT)
     }
 }
 
@@ -156,8 +192,17 @@ mod tests {
             b1: vec![7, 8],
             w2: vec![9, 10, 11, 12],
             b2: vec![-13],
+            psqt: Vec::new(),
         };
         assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap(), net);
         assert!(Network::from_bytes(&net.to_bytes()[..40]).is_err());
+        let with = Network {
+            psqt: vec![14, -15, 16],
+            ..net.clone()
+        };
+        assert_eq!(&with.to_bytes()[..8], MAGIC_PSQT);
+        assert_eq!(Network::from_bytes(&with.to_bytes()).unwrap(), with);
+        let bytes = with.to_bytes();
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 2]).is_err());
     }
 }

@@ -31,8 +31,8 @@ pub struct Chess {
     pub acc: Accumulator,
 }
 
-/// Chess's evaluations: PeSTO's published tables (`eval`), the tuned one (`hce`, the default
-/// where weights are embedded) or a network (`nnue`, from `EvalFile`).
+/// Chess's evaluations: PeSTO's published tables (`eval`), the tuned one (`hce`, `EvalFile
+/// <hce>`) or a network (`nnue`: the embedded one is the default, others from `EvalFile`).
 #[derive(Clone, Copy, Debug)]
 pub enum Eval {
     Pesto,
@@ -42,7 +42,8 @@ pub enum Eval {
 
 impl Eval {
     /// The evaluation a new position plays with: the weights built in (`build.rs`:
-    /// `weights/chess-hce.bin`, or the file given to `make EVALFILE=...`), else PeSTO's.
+    /// `weights/chess-nnue.bin`, or the file given to `make EVALFILE=...`), else the tuned
+    /// evaluation, else PeSTO's.
     pub fn default_eval() -> Eval {
         static BUILT_IN: std::sync::OnceLock<Option<Eval>> = std::sync::OnceLock::new();
         BUILT_IN
@@ -601,6 +602,9 @@ impl Game for Chess {
             let eval = match value.trim() {
                 "" | "<embedded>" => Ok(Eval::default_eval()),
                 "<none>" | "<pesto>" => Ok(Eval::Pesto),
+                "<hce>" | "<tuned>" => hce::embedded()
+                    .map(Eval::Tuned)
+                    .ok_or_else(|| "EvalFile <hce>: the tuned weights do not load".to_string()),
                 path => Eval::load(path),
             };
             return Some(

@@ -6,6 +6,10 @@
 //! Input index for perspective `p`: `384 * (colour != p) + 64 * piece + square`, the square
 //! flipped vertically (`^ 56`) for Black's perspective. The same function labels the training
 //! data (`Learn::features`), so the trainer and the engine cannot disagree.
+//!
+//! Beside the cells, each side's accumulator keeps the psqt sums of its active inputs for all
+//! `BUCKETS` buckets (i32, at `QLOGIT` per logit; zero for a network without the term), since
+//! the bucket changes with captures.
 
 use crate::learn::network::Network;
 use cozy_chess::{Board, Color, Piece, Square};
@@ -18,6 +22,8 @@ pub const BUCKETS: usize = 8;
 pub struct Net {
     w1: Vec<i16>,
     b1: Vec<i16>,
+    /// `INPUTS * BUCKETS`, input-major; zeros where the file has no psqt term.
+    psqt: Vec<i16>,
     net: Network,
 }
 
@@ -44,9 +50,15 @@ impl Net {
                 net.game, net.inputs, net.hidden, net.buckets
             ));
         }
+        let psqt = if net.psqt.is_empty() {
+            vec![0; INPUTS * BUCKETS]
+        } else {
+            net.psqt.clone()
+        };
         Ok(Net {
             w1: net.w1.clone(),
             b1: net.b1.clone(),
+            psqt,
             net,
         })
     }
@@ -55,17 +67,22 @@ impl Net {
         &self.w1[feature * HIDDEN..(feature + 1) * HIDDEN]
     }
 
+    fn psqt_row(&self, feature: usize) -> &[i16] {
+        &self.psqt[feature * BUCKETS..(feature + 1) * BUCKETS]
+    }
+
     /// Accumulators from scratch.
     pub fn refresh(&self, board: &Board) -> Accumulator {
-        let mut acc = Accumulator {
-            v: [[0; HIDDEN]; 2],
-        };
+        let mut acc = Accumulator::zero();
         for side in [Color::White, Color::Black] {
             let a = &mut acc.v[side as usize];
+            let ps = &mut acc.psqt[side as usize];
             a.copy_from_slice(&self.b1);
             for sq in board.occupied() {
                 if let (Some(p), Some(c)) = (board.piece_on(sq), board.color_on(sq)) {
-                    add(a, self.row(feature(side, c, p, sq)));
+                    let f = feature(side, c, p, sq);
+                    add(a, self.row(f));
+                    add_psqt(ps, self.psqt_row(f));
                 }
             }
         }
@@ -81,11 +98,16 @@ impl Net {
     ) {
         for side in [Color::White, Color::Black] {
             let a = &mut acc.v[side as usize];
+            let ps = &mut acc.psqt[side as usize];
             for &(c, p, s) in removed {
-                sub(a, self.row(feature(side, c, p, s)));
+                let f = feature(side, c, p, s);
+                sub(a, self.row(f));
+                sub_psqt(ps, self.psqt_row(f));
             }
             for &(c, p, s) in added {
-                add(a, self.row(feature(side, c, p, s)));
+                let f = feature(side, c, p, s);
+                add(a, self.row(f));
+                add_psqt(ps, self.psqt_row(f));
             }
         }
     }
@@ -96,6 +118,10 @@ impl Net {
         let bucket = bucket_of(board.occupied().len() as usize);
         self.net
             .output(&acc.v[stm as usize], &acc.v[!stm as usize], bucket)
+            + Network::psqt_output(
+                acc.psqt[stm as usize][bucket],
+                acc.psqt[!stm as usize][bucket],
+            )
     }
 }
 
@@ -103,12 +129,15 @@ impl Net {
 pub struct Accumulator {
     /// Indexed by perspective (`Color as usize`).
     pub v: [[i16; HIDDEN]; 2],
+    /// The psqt sums, by perspective and bucket.
+    pub psqt: [[i32; BUCKETS]; 2],
 }
 
 impl Accumulator {
     pub fn zero() -> Accumulator {
         Accumulator {
             v: [[0; HIDDEN]; 2],
+            psqt: [[0; BUCKETS]; 2],
         }
     }
 }
@@ -147,6 +176,16 @@ fn sub(a: &mut [i16; HIDDEN], row: &[i16]) {
         .for_each(|(a, w)| *a = a.wrapping_sub(*w));
 }
 
+#[inline]
+fn add_psqt(a: &mut [i32; BUCKETS], row: &[i16]) {
+    a.iter_mut().zip(row).for_each(|(a, &w)| *a += i32::from(w));
+}
+
+#[inline]
+fn sub_psqt(a: &mut [i32; BUCKETS], row: &[i16]) {
+    a.iter_mut().zip(row).for_each(|(a, &w)| *a -= i32::from(w));
+}
+
 /// For tests: the evaluation computed from scratch, as a check on the incremental one.
 pub fn evaluate_fresh(net: &Net, board: &Board) -> i32 {
     net.evaluate(&net.refresh(board), board)
@@ -176,8 +215,37 @@ mod tests {
             b1: w(HIDDEN, 100),
             w2: w(BUCKETS * 2 * HIDDEN, 100),
             b2: vec![5; BUCKETS],
+            psqt: w(INPUTS * BUCKETS, 3000),
         };
         Box::leak(Box::new(Net::from_bytes(&net.to_bytes()).unwrap()))
+    }
+
+    /// The embedded network is the default evaluation (unless a build embedded another file
+    /// with `make EVALFILE=`), `EvalFile <hce>` names the tuned one, a bad file keeps the one
+    /// in use, and the network's scores are sane: about level at the start, a queen up far ahead.
+    #[test]
+    fn the_network_is_the_default_and_the_tuned_evaluation_is_named() {
+        use crate::games::chess::Eval;
+        let mut pos = Chess::default();
+        if option_env!("TABULA_EVALFILE").is_none_or(|v| v.is_empty()) {
+            assert!(matches!(pos.eval, Eval::Net(_)), "{:?}", pos.eval);
+            assert!(pos.evaluate().abs() < 100, "start: {}", pos.evaluate());
+            let up = pos
+                .clone()
+                .parse_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+                .unwrap();
+            assert!(up.evaluate() > 500, "a queen up: {}", up.evaluate());
+        }
+        pos.set_option("EvalFile", "<hce>").unwrap().unwrap();
+        assert!(matches!(pos.eval, Eval::Tuned(_)));
+        assert!(
+            pos.set_option("EvalFile", "/no/such/file")
+                .unwrap()
+                .is_err()
+        );
+        assert!(matches!(pos.eval, Eval::Tuned(_)));
+        pos.set_option("EvalFile", "<embedded>").unwrap().unwrap();
+        assert!(!matches!(pos.eval, Eval::Pesto));
     }
 
     /// The accumulators kept move by move (captures, promotions, castling both ways, en
@@ -230,6 +298,7 @@ mod tests {
                     pos.play(mv);
                     let fresh = net.refresh(&pos.board);
                     assert_eq!(pos.acc.v, fresh.v, "after {mv} reaching {}", pos.fen());
+                    assert_eq!(pos.acc.psqt, fresh.psqt, "after {mv}");
                     assert_eq!(
                         pos.evaluate(),
                         crate::games::chess::eval::scale_drawish(

@@ -196,6 +196,7 @@ mod tests {
             b2: (0..patterns::BUCKETS as i32)
                 .map(|b| 300 * b - 1000)
                 .collect(),
+            psqt: Vec::new(),
         };
         let pn = PatternNet::from_bytes(&net.to_bytes()).expect("a valid pattern net");
         let mut feats = Vec::new();

@@ -10,7 +10,9 @@
 //! of the position's bucket. It is trained as a win-probability logit: the loss is
 //! `(sigmoid(out) - target)^2` with `target = lambda * result + (1 - lambda) *
 //! sigmoid(score / SCALE)` (result 1, 0.5, 0 from the label's sign). Weights are clipped to
-//! +-1.98 so that they quantise into i16 (see `network`).
+//! +-1.98 so that they quantise into i16 (see `network`). Beside it, a linear psqt term per
+//! input and bucket (`network`'s `TABULAN2`): the output gains half the side to move's sum of
+//! its active inputs' weights less half the other side's (clipped to +-7.9 logits a weight).
 //!
 //! Where the label is a margin (`Learn::MARGIN_UNIT > 0`, Othello's final disc difference) the
 //! model predicts it directly: the loss is `(out - target)^2` in label units with `target =
@@ -21,7 +23,7 @@
 //! loss (rewritten whenever an epoch improves on it).
 
 use super::format::{Data, FLAG_EXACT};
-use super::network::{Network, QA, QB, SCALE, linear_q};
+use super::network::{Network, QA, QB, QLOGIT, SCALE, linear_q};
 use super::rng::Rng;
 use super::{Features, Learn};
 use crate::bits::mix;
@@ -50,6 +52,10 @@ pub struct Config {
 }
 
 const CLIP: f32 = 1.98;
+/// The psqt term's weights, within what i16 holds at `QLOGIT` per logit.
+const PSQT_CLIP: f32 = 7.9;
+/// The psqt term's learning rate, as a multiple of the network's.
+const PSQT_LR: f32 = 10.0;
 
 /// The float network.
 #[derive(Clone)]
@@ -57,7 +63,9 @@ struct Model {
     inputs: usize,
     hidden: usize,
     buckets: usize,
-    /// w1, b1, w2, b2 in one vector (for Adam).
+    /// A perspective network with a psqt term (after `b2`, `inputs * buckets`).
+    psqt: bool,
+    /// w1, b1, w2, b2, psqt in one vector (for Adam).
     p: Vec<f32>,
 }
 
@@ -81,15 +89,25 @@ impl Model {
     fn b2(&self) -> usize {
         self.w2() + self.buckets * 2 * self.hidden
     }
-    fn len(&self) -> usize {
+    fn psqt_at(&self) -> usize {
         self.b2() + self.buckets
     }
+    fn len(&self) -> usize {
+        self.psqt_at()
+            + if self.psqt {
+                self.inputs * self.buckets
+            } else {
+                0
+            }
+    }
 
+    /// A network (`hidden > 0`) always has the psqt term, starting at zero.
     fn new(inputs: usize, hidden: usize, buckets: usize, rng: &mut Rng) -> Model {
         let mut m = Model {
             inputs,
             hidden,
             buckets,
+            psqt: hidden > 0,
             p: Vec::new(),
         };
         m.p = vec![0.0; m.len()];
@@ -115,6 +133,7 @@ impl Model {
             inputs: net.inputs,
             hidden: net.hidden,
             buckets: net.buckets,
+            psqt: net.hidden > 0,
             p: Vec::new(),
         };
         m.p = if m.linear() {
@@ -132,6 +151,11 @@ impl Model {
                 .chain(net.b2.iter().map(|&v| v as f32 / (QA * QB) as f32))
                 .collect()
         };
+        if m.psqt {
+            // A file without the term (TABULAN1) starts it at zero.
+            let n = m.inputs * m.buckets;
+            m.p.extend((0..n).map(|i| net.psqt.get(i).map_or(0.0, |&v| v as f32 / QLOGIT as f32)));
+        }
         m
     }
 
@@ -151,6 +175,7 @@ impl Model {
                     .iter()
                     .map(|&v| (v * ql as f32).round() as i32)
                     .collect(),
+                psqt: Vec::new(),
             };
         }
         Network {
@@ -167,9 +192,13 @@ impl Model {
                 .iter()
                 .map(|&v| q16(v, QB))
                 .collect(),
-            b2: p[self.b2()..]
+            b2: p[self.b2()..self.psqt_at()]
                 .iter()
                 .map(|&v| (v * (QA * QB) as f32).round() as i32)
+                .collect(),
+            psqt: p[self.psqt_at()..]
+                .iter()
+                .map(|&v| q16(v, QLOGIT))
                 .collect(),
         }
     }
@@ -257,6 +286,15 @@ fn forward(m: &Model, ex: &Example, acc: &mut [f32]) -> f32 {
         .zip(&w2[h..])
         .map(|(&a, w)| act(a) * w)
         .sum::<f32>();
+    if m.psqt {
+        let (ps, b, nb) = (m.psqt_at(), ex.bucket, m.buckets);
+        let sum = |fs: &[u32]| {
+            fs.iter()
+                .map(|&f| m.p[ps + f as usize * nb + b])
+                .sum::<f32>()
+        };
+        out += 0.5 * (sum(&ex.us) - sum(&ex.them));
+    }
     out
 }
 
@@ -303,6 +341,15 @@ fn descend(m: &Model, ex: &Example, acc: &mut [f32], g: &mut [f32], d: f32) {
         return;
     }
     let h = m.hidden;
+    if m.psqt {
+        let (ps, b, nb) = (m.psqt_at(), ex.bucket, m.buckets);
+        for &f in &ex.us {
+            g[ps + f as usize * nb + b] += 0.5 * d;
+        }
+        for &f in &ex.them {
+            g[ps + f as usize * nb + b] -= 0.5 * d;
+        }
+    }
     let (au, at) = acc.split_at_mut(h);
     let w2 = &m.p[m.w2() + ex.bucket * 2 * h..m.w2() + (ex.bucket + 1) * 2 * h];
     {
@@ -476,7 +523,7 @@ pub fn run<G: Learn, F: Features<G>>(
     let (b1a, b2a) = (0.9f32, 0.999f32);
     let mut t = 0i32;
     let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0; n]).collect();
-    let b2_start = m.b2();
+    let (b2_start, psqt_start) = (m.b2(), m.psqt_at());
     let linear = m.linear();
     let mut best = m.quantise(G::NAME, ql);
     let mut best_loss = f64::INFINITY;
@@ -539,10 +586,15 @@ pub fn run<G: Learn, F: Features<G>>(
                 let g: f32 = grads[..used_threads].iter().map(|g| g[i]).sum();
                 am[i] = b1a * am[i] + (1.0 - b1a) * g;
                 av[i] = b2a * av[i] + (1.0 - b2a) * g * g;
+                // The psqt term steps as a linear model does (ten times the network's rate):
+                // a queen is worth about 2.5 logits, out of reach of a network's steps.
+                let lr = if i >= psqt_start { lr * PSQT_LR } else { lr };
                 let upd = lr * (am[i] / c1) / ((av[i] / c2).sqrt() + 1e-8);
                 let v = m.p[i] - upd - lr * cfg.decay * m.p[i];
                 // Everything but the output bias must quantise into i16.
-                m.p[i] = if i >= b2_start {
+                m.p[i] = if i >= psqt_start {
+                    v.clamp(-PSQT_CLIP, PSQT_CLIP)
+                } else if i >= b2_start {
                     v
                 } else if linear {
                     // Within what i16 holds at `ql` per unit.
