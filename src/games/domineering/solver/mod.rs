@@ -47,11 +47,9 @@
 
 pub mod bounds;
 pub mod cgt;
-mod dominance;
 pub mod frame;
 mod moves;
 pub mod race;
-pub mod regions;
 mod table;
 
 use super::Domineering;
@@ -192,28 +190,7 @@ impl<'a> Solver<'a> {
     }
 
     fn key(&self, n: &Node) -> u64 {
-        if gate().3 > 0 {
-            return self.key_of(&self.dead_keys(&n.b, n.keys), n.b.turn);
-        }
         self.key_of(&n.keys, n.b.turn)
-    }
-
-    /// `keys` with the board's dead free cells (no free neighbour) added as if covered.
-    fn dead_keys(&self, b: &Board, mut keys: [u64; 4]) -> [u64; 4] {
-        let f = &b.f[0];
-        for i in 1..=f.n {
-            let free = f.free(i);
-            let mut dead = free & !(free >> 1) & !(free << 1) & !f.free(i - 1) & !f.free(i + 1);
-            while dead != 0 {
-                let z =
-                    &self.zobrist[(i - 1) * self.cols as usize + dead.trailing_zeros() as usize];
-                for k in 0..4 {
-                    keys[k] ^= z[k];
-                }
-                dead &= dead - 1;
-            }
-        }
-        keys
     }
 
     /// A digest of how table keys are made on this board (the keys of a few positions): a
@@ -233,6 +210,26 @@ impl<'a> Solver<'a> {
     }
 
     /// Does the side to move win? (`false` also when aborted: check `aborted`.)
+    /// Whether the side to move wins, where every region of the board is small and proven a
+    /// number (`cgt`): their sum decides without search.
+    fn regions_decide(&mut self, b: &Board) -> Option<bool> {
+        if self.rows > 8 || self.cols > 8 {
+            return None;
+        }
+        let mut m = 0u64;
+        for r in 0..self.rows {
+            let free = !b.f[0].line[r as usize + 1] & ((1u32 << self.cols) - 1);
+            m |= (free as u64) << (8 * r);
+        }
+        let s = self.values.sum_small(m, REGION_CELLS)?;
+        let mover = if b.turn == 0 {
+            Side::Horizontal
+        } else {
+            Side::Vertical
+        };
+        Some(cgt::winner(s, mover) == mover)
+    }
+
     fn wins(&mut self, n: &Node) -> bool {
         self.nodes += 1;
         if self.nodes & 0x3fff == 0 {
@@ -265,6 +262,11 @@ impl<'a> Solver<'a> {
         if let Some(w) = self.table.get(key) {
             return w;
         }
+        if e <= REGION_EMPTY
+            && let Some(w) = self.regions_decide(&n.b)
+        {
+            return w;
+        }
         // The opponent's strategy moving second holds against every first move; a move that
         // costs the mover more than one real move can fall within its reach.
         let mut theirs = None;
@@ -275,21 +277,6 @@ impl<'a> Solver<'a> {
             }
             theirs = Some(g);
         }
-        let mut key2 = None;
-        if e <= gate().0 {
-            let (w, k2) = self.regions_bound(&n.b);
-            if let Some(w) = w {
-                self.table.put(key, w, 1);
-                self.puts += 1;
-                return w;
-            }
-            if gate().2 > 0 {
-                if let Some(w) = self.table.get(k2) {
-                    return w;
-                }
-                key2 = Some(k2);
-            }
-        }
         // The opponent's strategy moving first, judged move by move by what each spoils.
         let first = theirs.map(|_| areas(fq));
         let start = self.nodes;
@@ -299,12 +286,6 @@ impl<'a> Solver<'a> {
         if list.is_empty() {
             // Only safe moves (the count cutoffs decide such positions; kept for safety).
             self.moves(n, &mut list, true);
-        }
-        if e <= gate().1 {
-            self.number_regions(n, &mut list);
-        }
-        if gate().4 > 0 {
-            dominance::prune(&n.b.f[n.b.turn], &mut list);
         }
         let mut win = false;
         // Where the side to move's strategy was worth trying, it may win at once after one of
@@ -422,20 +403,12 @@ impl<'a> Solver<'a> {
             return false;
         }
         self.table.put(key, win, self.nodes - start);
-        if let Some(k2) = key2 {
-            self.table.put(k2, win, self.nodes - start);
-        }
         self.puts += 1;
         win
     }
 
     /// The table key of the child after `s` (what `key(&child(n, s))` gives).
     fn child_key(&self, n: &Node, s: &Scored) -> u64 {
-        if gate().3 > 0 {
-            let mut b = n.b;
-            b.play(s.mv);
-            return self.key_of(&self.dead_keys(&b, self.keys_after(n, s.mv)), 1 - n.b.turn);
-        }
         self.key_of(&self.keys_after(n, s.mv), 1 - n.b.turn)
     }
 
@@ -490,28 +463,10 @@ fn hopeful(me: Counts, other: Counts, e: u32) -> bool {
     (4 * me.real + 2 * me.safe + 4) as i32 >= (e + 2 * other.real) as i32
 }
 
+/// Free cells at or below which a node asks whether its regions' values decide it.
+const REGION_EMPTY: u32 = 20;
 /// The largest region (live cells) whose value is worked out.
 const REGION_CELLS: u32 = 12;
-
-/// EXPERIMENT (issue 32, part 2; reverted by the next commit): switches read from the
-/// environment, all off by default. `RB=E`: at nodes with at most E free cells, the number
-/// regions' bound (`regions::regions_bound`); `RK=1` with it: a second table probe keyed by
-/// the cells of the regions that are not numbers and the numbers' sum; `RP=E`: at most E
-/// free cells, of the moves inside number regions only the best is kept
-/// (`regions::number_regions`); `DK=1`: table keys blind to dead cells; `DOM=1`: moves
-/// dominated along their line are dropped (`dominance`).
-fn gate() -> (u32, u32, u32, u32, u32) {
-    static G: OnceLock<(u32, u32, u32, u32, u32)> = OnceLock::new();
-    *G.get_or_init(|| {
-        let g = |k: &str| {
-            std::env::var(k)
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0)
-        };
-        (g("RB"), g("RP"), g("RK"), g("DK"), g("DOM"))
-    })
-}
 
 /// Result of a full solve from a position.
 pub struct Outcome {
