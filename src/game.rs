@@ -277,13 +277,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// What the search runs before its own in play (`search::try_solver`): by default the
     /// exact solver; a game may answer from further out with a selective endgame search (a
     /// `Solved` whose note says so), which is then trusted as the search's result. `budget_ms`:
-    /// the move's soft time budget, where it has one.
+    /// the move's soft time budget, where it has one. `abort(has_result)`: true to stop; a
+    /// game that already holds a result to answer with says so (the search then lets it run
+    /// longer, as no heuristic search needs the rest of the time).
     fn solve_in_play(
         &self,
-        abort: &dyn Fn() -> bool,
+        abort: &dyn Fn(bool) -> bool,
         _budget_ms: Option<u64>,
     ) -> Option<Solved<Self::Move>> {
-        self.solve(abort)
+        self.solve(&|| abort(false))
     }
 
     /// The outcome if the game is over.

@@ -586,22 +586,24 @@ impl<B: Bits> Game for Othello<B> {
 
     fn solve_in_play(
         &self,
-        abort: &dyn Fn() -> bool,
+        abort: &dyn Fn(bool) -> bool,
         budget_ms: Option<u64>,
     ) -> Option<Solved<u16>> {
-        endgame::solve_in_play(self, abort, budget_ms).map(|(r, level)| Solved {
-            score: r.margin * 100,
-            best: r.best,
-            nodes: r.nodes,
-            note: match level {
+        endgame::solve_in_play(self, abort, budget_ms).map(|r| Solved {
+            score: r.result.margin * 100,
+            best: r.result.best,
+            nodes: r.result.nodes,
+            note: match r.level {
                 None => format!(
                     "solved: final disc margin {:+} for the side to move",
-                    r.margin
+                    r.result.margin
                 ),
                 Some(t) => format!(
-                    "selective endgame search ({:.1} sigma): final disc margin {:+} for the side to move",
+                    "selective endgame search ({:.1} sigma{}): final disc margin {}{:+} for the side to move",
                     t as f64 / 100.0,
-                    r.margin
+                    if r.complete { "" } else { ", unfinished" },
+                    if r.complete { "" } else { "at least " },
+                    r.result.margin
                 ),
             },
         })
