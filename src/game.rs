@@ -225,6 +225,14 @@ pub trait Game: Clone + Send + Sync + 'static {
         30
     }
 
+    /// The standard deviation, in evaluation units, of the difference between this position's
+    /// heuristic search `depth` plies deep and one `shallow` plies deep, where the game has
+    /// measured it for its evaluation (the search then takes probable cuts); `None` by
+    /// default.
+    fn eval_error_sigma(&self, _depth: i32, _shallow: i32) -> Option<i32> {
+        None
+    }
+
     /// The endgame-tablebase result of this position (chess: a Syzygy WDL probe), where the
     /// game has tables loaded that cover it and `depth` (remaining search depth) allows a probe;
     /// `None` by default. The search counts every answer as a `tbhits`.

@@ -8,6 +8,7 @@
 mod history;
 mod limits;
 mod node;
+mod probcut;
 mod strength;
 mod tt;
 mod worker;

@@ -18,6 +18,7 @@ mod eval;
 pub mod ggf;
 pub mod learn;
 pub mod patterns;
+mod search_error;
 
 use crate::bits::Bits;
 use crate::bits::mix;
@@ -607,6 +608,11 @@ impl<B: Bits> Game for Othello<B> {
                 ),
             },
         })
+    }
+
+    fn eval_error_sigma(&self, depth: i32, shallow: i32) -> Option<i32> {
+        (self.geo.n == 8 && self.patterns.0.is_some())
+            .then(|| search_error::sigma(self.empties(), depth, shallow))
     }
 
     fn solver_share(&self) -> u64 {
