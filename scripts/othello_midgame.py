@@ -62,9 +62,16 @@ class Ugi:
         raise RuntimeError("no Fen line")
 
     def best(self, position, go):
+        return self.best_and_info(position, go)[0]
+
+    def best_and_info(self, position, go):
+        """The move played and the last `info` line before it."""
         self.send(position)
         self.send(go)
-        return self.until("bestmove")[-1].split()[1]
+        lines = self.until("bestmove")
+        pv = [l for l in lines if l.startswith("info") and " pv " in l]
+        notes = [l for l in lines if l.startswith("info string")]
+        return lines[-1].split()[1], " || ".join(x[-1] for x in (pv, notes) if x)
 
     def close(self):
         self.send("quit")
@@ -170,10 +177,14 @@ def measure(args):
         by_empties = {}
         for squares, side, values in positions:
             ugi.send("uginewgame")
-            mv = ugi.best(f"position fen {obf_to_fen(squares, side)}", f"go movetime {ms}")
+            mv, info = ugi.best_and_info(f"position fen {obf_to_fen(squares, side)}",
+                                         f"go movetime {ms}")
             best = max(values.values())
             loss = best - values.get(mv, -999)
             e = squares.count("-")
+            if args.detail:
+                print(f"detail {ms} ms | {e} | {squares} {side} | {mv} | loss {loss} | {info}",
+                      file=sys.stderr)
             by_empties.setdefault(e, []).append(loss)
         every = [l for ls in by_empties.values() for l in ls]
         for e in sorted(by_empties) + ["all"]:
@@ -201,6 +212,8 @@ def main():
     m.add_argument("--set", required=True)
     m.add_argument("--movetime", default="100,300,1000")
     m.add_argument("--option", action="append", default=[], help="NAME=VALUE for setoption")
+    m.add_argument("--detail", action="store_true",
+                   help="one line a position on stderr: empties, move, loss, the last info line")
     args = ap.parse_args()
     generate(args) if args.cmd == "generate" else measure(args)
 

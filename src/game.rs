@@ -225,6 +225,14 @@ pub trait Game: Clone + Send + Sync + 'static {
         30
     }
 
+    /// The standard deviation, in evaluation units, of the difference between this position's
+    /// heuristic search `depth` plies deep and one `shallow` plies deep, where the game has
+    /// measured it for its evaluation (the search then takes probable cuts); `None` by
+    /// default.
+    fn eval_error_sigma(&self, _depth: i32, _shallow: i32) -> Option<i32> {
+        None
+    }
+
     /// The endgame-tablebase result of this position (chess: a Syzygy WDL probe), where the
     /// game has tables loaded that cover it and `depth` (remaining search depth) allows a probe;
     /// `None` by default. The search counts every answer as a `tbhits`.
@@ -277,13 +285,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// What the search runs before its own in play (`search::try_solver`): by default the
     /// exact solver; a game may answer from further out with a selective endgame search (a
     /// `Solved` whose note says so), which is then trusted as the search's result. `budget_ms`:
-    /// the move's soft time budget, where it has one.
+    /// the move's soft time budget, where it has one. `abort(has_result)`: true to stop; a
+    /// game that already holds a result to answer with says so (the search then lets it run
+    /// longer, as no heuristic search needs the rest of the time).
     fn solve_in_play(
         &self,
-        abort: &dyn Fn() -> bool,
+        abort: &dyn Fn(bool) -> bool,
         _budget_ms: Option<u64>,
     ) -> Option<Solved<Self::Move>> {
-        self.solve(abort)
+        self.solve(&|| abort(false))
     }
 
     /// The outcome if the game is over.

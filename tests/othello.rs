@@ -321,9 +321,9 @@ fn selective_endgame_in_play() {
         })
         .collect();
     let best = values.iter().map(|v| v.1).max().unwrap();
-    assert!(pos.solve_in_play(&|| false, Some(30)).is_none());
+    assert!(pos.solve_in_play(&|_| false, Some(30)).is_none());
     let start = std::time::Instant::now();
-    let abort = || start.elapsed().as_millis() > 2000;
+    let abort = |_| start.elapsed().as_millis() > 2000;
     let r = pos
         .solve_in_play(&abort, Some(1000))
         .expect("a level finished");

@@ -8,6 +8,7 @@
 mod history;
 mod limits;
 mod node;
+mod probcut;
 mod strength;
 mod tt;
 mod worker;
@@ -196,7 +197,7 @@ fn run_search<G: Game>(
 }
 
 /// Runs the game's exact solver first when the limits allow it, giving it `Game::solver_share`
-/// percent of the move's soft budget (within 75% of the hard limit); `None` when the game has no solver for this position, the limits forbid it,
+/// percent of the move's soft budget (within 75% of the hard limit, 95% once it holds a result); `None` when the game has no solver for this position, the limits forbid it,
 /// or the solver did not finish.
 fn try_solver<G: Game>(
     root: &G,
@@ -211,9 +212,14 @@ fn try_solver<G: Game>(
         return None;
     }
     // Whatever its share, the solver leaves a quarter of the hard limit to the heuristic
-    // search that plays if it gives up (with a fixed move time, soft and hard are equal).
+    // search that plays if it gives up (with a fixed move time, soft and hard are equal),
+    // unless it already holds a result (a selective endgame level): then it may run to 95%.
     let share = root.solver_share();
-    let abort = || ctrl.stopped() || ctrl.past_hard_share(75) || ctrl.past_soft(share);
+    let abort = |has_result: bool| {
+        ctrl.stopped()
+            || ctrl.past_hard_share(if has_result { 95 } else { 75 })
+            || ctrl.past_soft(share)
+    };
     let solved = root.solve_in_play(&abort, ctrl.soft_budget_ms())?;
     ctrl.nodes.fetch_add(solved.nodes, Relaxed);
     let time_ms = ctrl.elapsed_ms();

@@ -252,6 +252,14 @@ impl<G: Game> Worker<'_, G> {
                 }
             }
         }
+        if !pv_node
+            && !in_check
+            && excluded == 0
+            && beta.abs() < MATE_BOUND
+            && let Some(v) = self.probable_cut(pos, depth, alpha, beta, ply, cut_node)
+        {
+            return v;
+        }
         // Internal iterative reduction: no hash move at a deep node, search it shallower.
         let depth = if tt_move == 0 && depth >= 6 && (pv_node || cut_node) {
             depth - 1

@@ -398,35 +398,75 @@ pub fn selective_empties(budget_ms: Option<u64>) -> u32 {
 
 /// What play runs before the heuristic search: on 8x8 from `selective_empties` the selective
 /// search at each of `SELECTIVE_LEVELS` and then the exact one, keeping the last that finished
-/// before `abort` (its confidence; `None`: exact); elsewhere the exact solver from
-/// `AUTO_EMPTIES`.
+/// before `abort`, or what the unfinished level after it found better at the root
+/// (`InPlay`); elsewhere the exact solver from `AUTO_EMPTIES`. `abort(has_result)`: true to
+/// stop, told whether a result is already in hand (no heuristic search then needs the time
+/// left).
 pub fn solve_in_play<B: Bits>(
     pos: &Othello<B>,
-    abort: &dyn Fn() -> bool,
+    abort: &dyn Fn(bool) -> bool,
     budget_ms: Option<u64>,
-) -> Option<(SolveResult, Option<u32>)> {
+) -> Option<InPlay> {
     let ne = pos.empties();
     if pos.geo.n != 8 || ne <= EXACT_EMPTIES || ne > selective_empties(budget_ms) {
         if ne > AUTO_EMPTIES {
             return None;
         }
-        return solve(pos, abort).map(|r| (r, None));
+        return solve(pos, &|| abort(false)).map(|result| InPlay {
+            result,
+            level: None,
+            complete: true,
+        });
     }
     let (p, o) = (pos.me.low64(), pos.opp.low64());
-    let mut last = None;
+    let mut last: Option<InPlay> = None;
     let (mut nodes, mut ordering_nodes) = (0, 0);
     for t in SELECTIVE_LEVELS.map(Some).into_iter().chain([None]) {
+        let has = last.is_some();
+        let level_abort = || abort(has);
         let r = match t {
-            Some(t) => super::endgame8::solve_selective(p, o, table(), Confidence(t), abort),
-            None => super::endgame8::solve(p, o, table(), false, abort),
+            Some(t) => {
+                super::endgame8::solve_selective_root(p, o, table(), Confidence(t), &level_abort)
+                    .map(|r| r.map(|s| (s.result, s.complete, s.first)))
+            }
+            None => super::endgame8::solve(p, o, table(), false, &level_abort)
+                .map(|r| r.map(|r| (r, true, PASS))),
         };
-        let Ok(Some(mut r)) = r else { break };
+        let Ok(Some((mut r, complete, first))) = r else {
+            break;
+        };
         nodes += r.nodes;
         ordering_nodes += r.ordering_nodes;
         (r.nodes, r.ordering_nodes) = (nodes, ordering_nodes);
-        last = Some((r, t));
+        // An unfinished level's root counts only where it began with the finished level's
+        // best move: another move that it then found better is more trustworthy.
+        if !complete {
+            if let Some(l) = last.as_mut().filter(|l| l.result.best == first) {
+                *l = InPlay {
+                    result: r,
+                    level: t,
+                    complete,
+                };
+            }
+            break;
+        }
+        last = Some(InPlay {
+            result: r,
+            level: t,
+            complete,
+        });
     }
     last
+}
+
+/// What `solve_in_play` found.
+pub struct InPlay {
+    pub result: SolveResult,
+    /// The selective search's confidence (`None`: exact).
+    pub level: Option<u32>,
+    /// False: the root of an unfinished selective level after a finished one (see
+    /// `endgame8::Selective`).
+    pub complete: bool,
 }
 
 /// `solve` on `threads` threads sharing the table (8x8; other boards solve on one).

@@ -18,6 +18,7 @@ mod eval;
 pub mod ggf;
 pub mod learn;
 pub mod patterns;
+mod search_error;
 
 use crate::bits::Bits;
 use crate::bits::mix;
@@ -586,25 +587,32 @@ impl<B: Bits> Game for Othello<B> {
 
     fn solve_in_play(
         &self,
-        abort: &dyn Fn() -> bool,
+        abort: &dyn Fn(bool) -> bool,
         budget_ms: Option<u64>,
     ) -> Option<Solved<u16>> {
-        endgame::solve_in_play(self, abort, budget_ms).map(|(r, level)| Solved {
-            score: r.margin * 100,
-            best: r.best,
-            nodes: r.nodes,
-            note: match level {
+        endgame::solve_in_play(self, abort, budget_ms).map(|r| Solved {
+            score: r.result.margin * 100,
+            best: r.result.best,
+            nodes: r.result.nodes,
+            note: match r.level {
                 None => format!(
                     "solved: final disc margin {:+} for the side to move",
-                    r.margin
+                    r.result.margin
                 ),
                 Some(t) => format!(
-                    "selective endgame search ({:.1} sigma): final disc margin {:+} for the side to move",
+                    "selective endgame search ({:.1} sigma{}): final disc margin {}{:+} for the side to move",
                     t as f64 / 100.0,
-                    r.margin
+                    if r.complete { "" } else { ", unfinished" },
+                    if r.complete { "" } else { "at least " },
+                    r.result.margin
                 ),
             },
         })
+    }
+
+    fn eval_error_sigma(&self, depth: i32, shallow: i32) -> Option<i32> {
+        (self.geo.n == 8 && self.patterns.0.is_some())
+            .then(|| search_error::sigma(self.empties(), depth, shallow))
     }
 
     fn solver_share(&self) -> u64 {

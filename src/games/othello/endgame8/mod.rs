@@ -64,7 +64,7 @@ mod threads;
 use bitboard::{CORNERS, corner_stable};
 pub use bitboard::{flips, moves, stable};
 use probcut::PRESEARCH_MIN_EMPTIES;
-pub use probcut::{Confidence, solve_selective};
+pub use probcut::{Confidence, Selective, solve_selective, solve_selective_root};
 use threads::Busy;
 pub use threads::solve_threads;
 

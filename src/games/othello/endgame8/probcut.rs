@@ -6,7 +6,8 @@
 //! (`sigma`), more near a wipeout (`EXTREME_FROM`), the node returns that bound without a
 //! search below it. The margin found is the
 //! exact one with a probability that rises with `t`; play runs it at rising confidences and
-//! then exactly (`Othello::solve_in_play`), keeping the last that finished.
+//! then exactly (`Othello::solve_in_play`), keeping the last that finished, or the move that
+//! the unfinished level after it found better at the root (`solve_selective_root`).
 //!
 //! The exact search uses it too, to order (`presearch`): at a node of `PRESEARCH_MIN_EMPTIES`
 //! or more that the table knows nothing of, a selective search of the node at
@@ -136,11 +137,38 @@ pub fn solve_selective(
     c: Confidence,
     abort: &dyn Fn() -> bool,
 ) -> Result<Option<SolveResult>, String> {
+    Ok(solve_selective_root(p, o, table, c, abort)?.and_then(|r| r.complete.then_some(r.result)))
+}
+
+/// What `solve_selective_root` found.
+pub struct Selective {
+    pub result: SolveResult,
+    /// Every root move was searched. When not, `result` is the best of the root moves searched
+    /// before the abort (a move that failed high counts, at the bound it cleared), as an
+    /// iterative deepening keeps a move found better in an unfinished iteration.
+    pub complete: bool,
+    /// The root move searched first (the table's move, where it had one).
+    pub first: u16,
+}
+
+/// `solve_selective`, keeping what an aborted search learned at the root: `None` only when no
+/// root move finished (or neither side can move).
+pub fn solve_selective_root(
+    p: u64,
+    o: u64,
+    table: &Table,
+    c: Confidence,
+    abort: &dyn Fn() -> bool,
+) -> Result<Option<Selective>, String> {
     let mut s = Solver::new(table, abort)?;
     s.cut = Some(c);
     let mv = moves(p, o);
     if mv == 0 {
-        return Ok(s.solve_pass(p, o));
+        return Ok(s.solve_pass(p, o).map(|result| Selective {
+            result,
+            complete: true,
+            first: PASS,
+        }));
     }
     let ne = (!(p | o)).count_ones();
     let tt_move = table.get_sel(Solver::key(p, o), s.sel()).map(|e| e.2);
@@ -162,29 +190,46 @@ pub fn solve_selective(
     for (i, &(sq, f, _)) in list.iter().enumerate() {
         let (np, no) = (p | f | 1 << sq, o & !f);
         let v = if i == 0 {
-            -s.search(no, np, -64, -alpha, false)
+            let v = -s.search(no, np, -64, -alpha, false);
+            if s.aborted {
+                break;
+            }
+            v
         } else {
             let v = -s.search(no, np, -alpha - 1, -alpha, false);
-            if v > alpha && !s.aborted {
-                -s.search(no, np, -64, -alpha, false)
-            } else {
-                v
+            if s.aborted {
+                break;
             }
+            if v <= alpha {
+                continue;
+            }
+            let w = -s.search(no, np, -64, -alpha, false);
+            // Aborted in the re-search: the move still cleared alpha.
+            if s.aborted { alpha + 1 } else { w }
         };
-        if s.aborted {
-            return Ok(None);
-        }
         if v > best {
             (best, best_sq) = (v, sq as u16);
             alpha = alpha.max(v);
         }
+        if s.aborted {
+            break;
+        }
     }
-    table.put_sel(Solver::key(p, o), best, best, best_sq, ne, s.sel());
-    Ok(Some(SolveResult {
-        margin: best,
-        best: best_sq,
-        nodes: s.nodes,
-        ordering_nodes: s.ordering_nodes,
+    if best_sq == PASS {
+        return Ok(None);
+    }
+    if !s.aborted {
+        table.put_sel(Solver::key(p, o), best, best, best_sq, ne, s.sel());
+    }
+    Ok(Some(Selective {
+        result: SolveResult {
+            margin: best,
+            best: best_sq,
+            nodes: s.nodes,
+            ordering_nodes: s.ordering_nodes,
+        },
+        complete: !s.aborted,
+        first: list[0].0 as u16,
     }))
 }
 

@@ -229,8 +229,44 @@ fn play_driver_ends_exact() {
         let exact = solve(p, o, t, false, &|| false)
             .expect("8x8")
             .expect("solved");
-        let (r, level) = crate::games::othello::endgame::solve_in_play(&pos, &|| false, None)
+        let r = crate::games::othello::endgame::solve_in_play(&pos, &|_| false, None)
             .expect("solved in play");
-        assert_eq!((r.margin, level), (exact.margin, None), "{p:#x} {o:#x}");
+        assert_eq!(
+            (r.result.margin, r.level, r.complete),
+            (exact.margin, None, true),
+            "{p:#x} {o:#x}"
+        );
+    }
+}
+
+/// An aborted selective search keeps what its root learned: after an abort at any point it
+/// answers nothing or a legal move with a margin in range, marked unfinished, beginning with
+/// the table's move; unaborted, it is `solve_selective` (positions of 18 to 20 empties).
+#[test]
+fn unfinished_root_keeps_a_searched_move() {
+    let t = table();
+    for &(p, o) in samples(1, 18, 20).iter().take(6) {
+        for limit in [1u32, 4, 16, 64, 256] {
+            t.clear();
+            let calls = std::cell::Cell::new(0u32);
+            let abort = || {
+                calls.set(calls.get() + 1);
+                calls.get() > limit
+            };
+            let Some(r) = solve_selective_root(p, o, t, Confidence(100), &abort).expect("8x8")
+            else {
+                continue;
+            };
+            assert!(moves(p, o) & 1 << r.result.best != 0, "{p:#x} {o:#x}");
+            assert!((-64..=64).contains(&r.result.margin));
+            assert!(moves(p, o) & 1 << r.first != 0);
+            if r.complete {
+                t.clear();
+                let whole = solve_selective(p, o, t, Confidence(100), &|| false)
+                    .expect("8x8")
+                    .expect("searched");
+                assert_eq!(whole.margin, r.result.margin, "{p:#x} {o:#x}");
+            }
+        }
     }
 }
