@@ -8,7 +8,9 @@
 mod history;
 mod limits;
 mod node;
+mod ordering;
 mod probcut;
+mod qsearch;
 mod strength;
 mod tt;
 mod worker;

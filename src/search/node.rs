@@ -1,5 +1,6 @@
 //! The alpha-beta below the root: principal-variation search with a transposition table,
-//! pruning and reductions, and the quiescence search at the leaves.
+//! pruning and reductions (move ordering in `ordering.rs`, the quiescence search at the leaves
+//! in `qsearch.rs`).
 //!
 //! Score convention: from the side to move; `MATE - n` mates in n plies from the root.
 //! Pruning that reasons in evaluation units (reverse futility, razoring, futility, static
@@ -7,18 +8,14 @@
 //! (`Game::FUTILITY_MARGIN > 0`, chess); the others get the move ordering, reductions and
 //! late-move pruning that need no scale.
 
-use super::history::{NO_CONT, bonus, gravity};
+use super::history::NO_CONT;
+use super::ordering::{GOOD_TACTICAL, KILLER};
 use super::tt::{Bound, TtEntry};
 use super::worker::{NO_EVAL, Worker, outcome_score};
 use super::{INF, MATE, MATE_BOUND, MAX_PLY, Score, TB_WIN};
 use crate::game::{Game, Outcome};
 use std::sync::atomic::Ordering::Relaxed;
 
-/// Ordering bands (the history part of a quiet move stays within +-3 * 16384).
-const TT_MOVE: i32 = 1 << 30;
-const GOOD_TACTICAL: i32 = 1 << 24;
-const KILLER: i32 = 1 << 22;
-const BAD_TACTICAL: i32 = -(1 << 24);
 /// A tablebase answer is stored this much deeper than the node's remaining depth (Stockfish's
 /// 6): it holds however deep a later search looks.
 const TB_DEPTH_BONUS: i32 = 6;
@@ -40,62 +37,13 @@ impl<G: Game> Worker<'_, G> {
 
     /// A static evaluation with the correction learned for the position's structure (games
     /// with a `structure_key`).
-    fn corrected(&self, pos: &G, raw: Score) -> Score {
+    pub(super) fn corrected(&self, pos: &G, raw: Score) -> Score {
         let key = pos.structure_key();
         if key == 0 || raw.abs() >= MATE_BOUND {
             return raw;
         }
         (raw + self.tables.correction(pos.to_move().index(), key))
             .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
-    }
-
-    /// The continuation keys of the moves one and two plies before `ply`'s move.
-    fn prev_conts(&self, ply: usize) -> [usize; 2] {
-        [self.stack[ply + 1].cont, self.stack[ply].cont]
-    }
-
-    /// History score of a quiet move at `ply`.
-    fn quiet_history(&self, pos: &G, mv: G::Move, ply: usize) -> i32 {
-        let side = pos.to_move().index();
-        let key = pos.cont_key(mv);
-        let [p1, p2] = self.prev_conts(ply);
-        self.tables.quiet(side, pos.history_key(mv))
-            + self.tables.cont(0, p1, key)
-            + self.tables.cont(1, p2, key)
-    }
-
-    fn score_moves(
-        &self,
-        pos: &G,
-        moves: &[G::Move],
-        scores: &mut Vec<i32>,
-        tt_move: u16,
-        ply: usize,
-    ) {
-        scores.clear();
-        let killers = self.stack[ply + 2].killers;
-        let see = G::FUTILITY_MARGIN > 0;
-        for &m in moves {
-            let k = G::move_key(m);
-            let s = if k == tt_move {
-                TT_MOVE
-            } else if pos.is_tactical(m) {
-                let base =
-                    pos.order_score(m) + self.tables.capture(pos.cont_key(m), pos.victim(m)) / 16;
-                if !see || pos.see_ge(m, -50) {
-                    GOOD_TACTICAL + base
-                } else {
-                    BAD_TACTICAL + base
-                }
-            } else if k == killers[0] {
-                KILLER
-            } else if k == killers[1] {
-                KILLER - 1
-            } else {
-                self.quiet_history(pos, m, ply) + pos.order_score(m)
-            };
-            scores.push(s);
-        }
     }
 
     pub(super) fn negamax(
@@ -551,137 +499,6 @@ impl<G: Game> Worker<'_, G> {
         }
         best
     }
-
-    /// A move caused a cutoff: raise its history (and, if quiet, make it a killer); lower the
-    /// histories of the moves tried before it.
-    fn reward(
-        &mut self,
-        pos: &G,
-        mv: G::Move,
-        depth: i32,
-        ply: usize,
-        quiets: &[G::Move],
-        tacticals: &[G::Move],
-    ) {
-        let b = bonus(depth);
-        let side = pos.to_move().index();
-        let prev = self.prev_conts(ply);
-        let quiet_bonus = |t: &mut super::history::Tables, m: G::Move, b: i32| {
-            gravity(t.quiet_mut(side, pos.history_key(m)), b);
-            let key = pos.cont_key(m);
-            for (back, &p) in prev.iter().enumerate() {
-                if p != NO_CONT {
-                    gravity(t.cont_mut(back, p, key), b);
-                }
-            }
-        };
-        if pos.is_tactical(mv) {
-            gravity(self.tables.capture_mut(pos.cont_key(mv), pos.victim(mv)), b);
-        } else {
-            let k = G::move_key(mv);
-            let killers = &mut self.stack[ply + 2].killers;
-            if killers[0] != k {
-                killers[1] = killers[0];
-                killers[0] = k;
-            }
-            quiet_bonus(self.tables, mv, b);
-            for &q in quiets {
-                quiet_bonus(self.tables, q, -b);
-            }
-        }
-        for &t in tacticals {
-            gravity(self.tables.capture_mut(pos.cont_key(t), pos.victim(t)), -b);
-        }
-    }
-
-    pub(super) fn qsearch(&mut self, pos: &G, mut alpha: Score, beta: Score, ply: usize) -> Score {
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(o) = pos.terminal() {
-            return outcome_score(o, ply);
-        }
-        if ply >= MAX_PLY - 1 {
-            return pos.evaluate();
-        }
-        let key = pos.hash();
-        let entry = self.tt.probe(key, ply);
-        if let Some(e) = entry
-            && e.cuts(alpha, beta)
-        {
-            return e.score;
-        }
-        let alpha_orig = alpha;
-        let in_check = pos.in_check();
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        let mut best;
-        let mut raw = 0;
-        if in_check {
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
-                self.moves[ply] = moves;
-                return outcome_score(pos.outcome_without_moves(), ply);
-            }
-            best = -INF;
-        } else {
-            raw = entry.map_or_else(|| pos.evaluate(), |e| e.eval);
-            let stand = refine_by_entry(self.corrected(pos, raw), entry.as_ref());
-            if stand >= beta {
-                self.moves[ply] = moves;
-                return stand;
-            }
-            alpha = alpha.max(stand);
-            best = stand;
-            pos.tactical_moves(&mut moves);
-        }
-        let tt_move = entry.map_or(0, |e| e.mv);
-        moves.sort_unstable_by_key(|&m| {
-            if G::move_key(m) == tt_move {
-                i32::MIN
-            } else {
-                -pos.order_score(m)
-            }
-        });
-        let mut best_key = 0;
-        for &mv in moves.iter() {
-            // Captures that lose material cannot help (unless evading check).
-            if !in_check && G::FUTILITY_MARGIN > 0 && !pos.see_ge(mv, 0) {
-                continue;
-            }
-            let mut child = pos.clone();
-            child.play(mv);
-            let v = -self.qsearch(&child, -beta, -alpha, ply + 1);
-            if self.stopped {
-                break;
-            }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    best_key = G::move_key(mv);
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        let examined = !moves.is_empty();
-        self.moves[ply] = moves;
-        // Stand-pat leaves with nothing to look at are not worth a table slot.
-        if !self.stopped && examined && best > -INF {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha_orig {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            self.tt.store(key, best_key, best, raw, 0, bound, ply);
-        }
-        best
-    }
 }
 
 /// What a node hands its move loop.
@@ -706,7 +523,7 @@ struct Node {
 
 /// A static evaluation sharpened by a table entry whose bound says the true score lies beyond
 /// it (an exact score replaces it); mate scores are left out.
-fn refine_by_entry(eval: Score, entry: Option<&TtEntry>) -> Score {
+pub(super) fn refine_by_entry(eval: Score, entry: Option<&TtEntry>) -> Score {
     match entry {
         Some(e)
             if e.score.abs() < MATE_BOUND
