@@ -35,6 +35,18 @@ impl<G: Game> Worker<'_, G> {
         false
     }
 
+    /// What every node (alpha-beta or quiescence) does first: count itself, note its ply, and
+    /// answer at once when the search was stopped (0, discarded) or the game is over here.
+    #[inline]
+    pub(super) fn enter(&mut self, pos: &G, ply: usize) -> Option<Score> {
+        self.count_node();
+        if self.stopped {
+            return Some(0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        pos.terminal().map(|o| outcome_score(o, ply))
+    }
+
     /// A static evaluation with the correction learned for the position's structure (games
     /// with a `structure_key`).
     pub(super) fn corrected(&self, pos: &G, raw: Score) -> Score {
@@ -59,13 +71,8 @@ impl<G: Game> Worker<'_, G> {
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply);
         }
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(o) = pos.terminal() {
-            return outcome_score(o, ply);
+        if let Some(v) = self.enter(pos, ply) {
+            return v;
         }
         if G::reversible_plies(pos) >= 4 && self.is_repetition(pos.reversible_plies()) {
             return 0;

@@ -13,13 +13,8 @@ use crate::game::Game;
 
 impl<G: Game> Worker<'_, G> {
     pub(super) fn qsearch(&mut self, pos: &G, mut alpha: Score, beta: Score, ply: usize) -> Score {
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(o) = pos.terminal() {
-            return outcome_score(o, ply);
+        if let Some(v) = self.enter(pos, ply) {
+            return v;
         }
         if ply >= MAX_PLY - 1 {
             return pos.evaluate();
