@@ -115,7 +115,8 @@ fn fen_notation() {
     assert_eq!(start.parse_fen("7/7/7/7/3y3/2yrr2 r").unwrap(), p);
     let bad = [
         ("7/7/7/7/7 r 1", "rows"),
-        ("7/7/7/7/7/8 r 1", "cells"),
+        ("7/7/7/7/7/8 r 1", "longer than 7"),
+        ("7/7/7/7/7/6 r 1", "6 cells, not 7"),
         ("7/7/7/7/r6/7 y 1", "floats"),
         ("7/7/7/7/7/rr5 r 1", "stones"),
         ("7/7/7/7/7/7 x 1", "side"),

@@ -267,7 +267,7 @@ fn notation_and_fen() {
     for (fen, why) in [
         ("8/8/8/3ox3/3xo3/8/8 x", "rows"),
         ("8/8/8/3ox3/3xo3/8/8/9 x", "longer"),
-        ("8/8/8/3ox3/3xo3/8/8/7 x", "squares"),
+        ("8/8/8/3ox3/3xo3/8/8/7 x", "7 cells, not 8"),
         ("8/8/8/3ox3/3xo3/8/8/8 z", "side"),
         ("8/8/8/3oq3/3xo3/8/8/8 x", "unexpected"),
     ] {

@@ -3,4 +3,5 @@
 pub mod chess;
 pub mod connect4;
 pub mod domineering;
+pub mod fen_rows;
 pub mod othello;

@@ -13,6 +13,7 @@ pub mod solver;
 
 use crate::bits::mix;
 use crate::game::{Game, Outcome, Player, Solved};
+use crate::games::fen_rows::{read_row, write_row};
 use crate::search::MATE;
 use board::{Board, Dims};
 use std::time::Instant;
@@ -232,54 +233,13 @@ impl Game for Connect4 {
         let (mut p1, mut p2) = (0u64, 0u64);
         for (i, row) in rows.iter().enumerate() {
             let r = dims.height - 1 - i as u32;
-            let mut col = 0u32;
-            let mut digits = String::new();
-            let flush = |digits: &mut String, col: &mut u32| -> Result<(), String> {
-                if !digits.is_empty() {
-                    let n: u32 = digits
-                        .parse()
-                        .map_err(|_| format!("invalid FEN '{fen}': bad number"))?;
-                    if n == 0 || digits.starts_with('0') {
-                        return Err(format!(
-                            "invalid FEN '{fen}': empty run '{digits}' (1.. with no leading 0)"
-                        ));
-                    }
-                    *col += n;
-                    digits.clear();
+            read_row(fen, row, i, dims.width, "rRyY", |col, ch| {
+                if ch.eq_ignore_ascii_case(&'r') {
+                    p1 |= dims.bit(col, r);
+                } else {
+                    p2 |= dims.bit(col, r);
                 }
-                Ok(())
-            };
-            for ch in row.chars() {
-                match ch {
-                    '0'..='9' => digits.push(ch),
-                    'r' | 'y' | 'R' | 'Y' => {
-                        flush(&mut digits, &mut col)?;
-                        if col >= dims.width {
-                            return Err(format!("invalid FEN '{fen}': row {} is too long", i + 1));
-                        }
-                        if ch.eq_ignore_ascii_case(&'r') {
-                            p1 |= dims.bit(col, r);
-                        } else {
-                            p2 |= dims.bit(col, r);
-                        }
-                        col += 1;
-                    }
-                    _ => {
-                        return Err(format!(
-                            "invalid FEN '{fen}': unexpected '{ch}' in row {}",
-                            i + 1
-                        ));
-                    }
-                }
-            }
-            flush(&mut digits, &mut col)?;
-            if col != dims.width {
-                return Err(format!(
-                    "invalid FEN '{fen}': row {} has {col} cells, not {}",
-                    i + 1,
-                    dims.width
-                ));
-            }
+            })?;
         }
         let mask = p1 | p2;
         // Gravity: every stone stands on the bottom or on another stone.
@@ -342,31 +302,21 @@ impl Game for Connect4 {
     fn fen(&self) -> String {
         let dims = self.b.dims;
         let (p1, p2) = self.b.stones();
-        let mut rows = Vec::new();
-        for r in (0..dims.height).rev() {
-            let mut s = String::new();
-            let mut empty = 0;
-            for c in 0..dims.width {
-                let bit = dims.bit(c, r);
-                let ch = if p1 & bit != 0 {
-                    'r'
-                } else if p2 & bit != 0 {
-                    'y'
-                } else {
-                    empty += 1;
-                    continue;
-                };
-                if empty > 0 {
-                    s.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                s.push(ch);
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            rows.push(s);
-        }
+        let rows: Vec<String> = (0..dims.height)
+            .rev()
+            .map(|r| {
+                write_row((0..dims.width).map(|c| {
+                    let bit = dims.bit(c, r);
+                    if p1 & bit != 0 {
+                        Some('r')
+                    } else if p2 & bit != 0 {
+                        Some('y')
+                    } else {
+                        None
+                    }
+                }))
+            })
+            .collect();
         let side = if self.b.to_move() == Player::P1 {
             'r'
         } else {

@@ -13,6 +13,7 @@ pub mod solver;
 use crate::bits::Bits;
 use crate::bits::mix;
 use crate::game::{Game, Outcome, Player, Solved};
+use crate::games::fen_rows::{read_row, write_row};
 use crate::search::MATE;
 use board::{Geo, Side};
 
@@ -244,54 +245,11 @@ impl<B: Bits> Game for Domineering<B> {
             ));
         }
         let mut occupied = B::zero();
+        let cols = self.geo.cols;
         for (r, row) in rows.iter().enumerate() {
-            let mut c = 0u32;
-            let mut digits = String::new();
-            let mut chars = row.chars().peekable();
-            while let Some(ch) = chars.next() {
-                match ch {
-                    '0'..='9' => {
-                        digits.push(ch);
-                        if chars.peek().is_some_and(|n| n.is_ascii_digit()) {
-                            continue;
-                        }
-                        let n: u32 = digits
-                            .parse()
-                            .map_err(|_| format!("invalid FEN '{fen}': bad number"))?;
-                        if n == 0 || digits.starts_with('0') {
-                            return Err(format!("invalid FEN '{fen}': empty run '{digits}'"));
-                        }
-                        digits.clear();
-                        c += n;
-                    }
-                    '#' => {
-                        if c < self.geo.cols {
-                            occupied |= B::one_at(r as u32 * self.geo.cols + c);
-                        }
-                        c += 1;
-                    }
-                    _ => {
-                        return Err(format!(
-                            "invalid FEN '{fen}': unexpected '{ch}' in row {}",
-                            r + 1
-                        ));
-                    }
-                }
-                if c > self.geo.cols {
-                    return Err(format!(
-                        "invalid FEN '{fen}': row {} is longer than {}",
-                        r + 1,
-                        self.geo.cols
-                    ));
-                }
-            }
-            if c != self.geo.cols {
-                return Err(format!(
-                    "invalid FEN '{fen}': row {} has {c} cells, not {}",
-                    r + 1,
-                    self.geo.cols
-                ));
-            }
+            read_row(fen, row, r, cols, "#", |c, _| {
+                occupied |= B::one_at(r as u32 * cols + c)
+            })?;
         }
         let to_move = match fields[1] {
             "h" | "H" => Side::Horizontal,
@@ -310,26 +268,10 @@ impl<B: Bits> Game for Domineering<B> {
     }
 
     fn fen(&self) -> String {
-        let mut rows = Vec::new();
-        for r in 0..self.geo.rows {
-            let mut s = String::new();
-            let mut run = 0;
-            for c in 0..self.geo.cols {
-                if self.occupied.has(r * self.geo.cols + c) {
-                    if run > 0 {
-                        s.push_str(&run.to_string());
-                        run = 0;
-                    }
-                    s.push('#');
-                } else {
-                    run += 1;
-                }
-            }
-            if run > 0 {
-                s.push_str(&run.to_string());
-            }
-            rows.push(s);
-        }
+        let cols = self.geo.cols;
+        let rows: Vec<String> = (0..self.geo.rows)
+            .map(|r| write_row((0..cols).map(|c| self.occupied.has(r * cols + c).then_some('#'))))
+            .collect();
         format!("{} {}", rows.join("/"), self.to_move.letter())
     }
 

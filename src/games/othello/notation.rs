@@ -7,30 +7,13 @@
 use super::{Othello, PASS};
 use crate::bits::Bits;
 use crate::game::Game;
+use crate::games::fen_rows::{read_row, write_row};
 
 /// FEN rows from squares given row by row as `x`, `o` or `-`.
 pub(super) fn rows_fen(squares: &[char], n: usize) -> String {
     let rows: Vec<String> = squares
         .chunks(n)
-        .map(|row| {
-            let mut s = String::new();
-            let mut run = 0;
-            for &c in row {
-                if c == '-' {
-                    run += 1;
-                    continue;
-                }
-                if run > 0 {
-                    s.push_str(&run.to_string());
-                    run = 0;
-                }
-                s.push(c);
-            }
-            if run > 0 {
-                s.push_str(&run.to_string());
-            }
-            s
-        })
+        .map(|row| write_row(row.iter().map(|&c| (c != '-').then_some(c))))
         .collect();
     rows.join("/")
 }
@@ -143,56 +126,14 @@ impl<B: Bits> Othello<B> {
         }
         let (mut black, mut white) = (B::zero(), B::zero());
         for (r, row) in rows.iter().enumerate() {
-            let mut c = 0u32;
-            let mut chars = row.chars().peekable();
-            let mut digits = String::new();
-            while let Some(ch) = chars.next() {
-                match ch {
-                    '0'..='9' => {
-                        digits.push(ch);
-                        if chars.peek().is_some_and(|x| x.is_ascii_digit()) {
-                            continue;
-                        }
-                        let k: u32 = digits
-                            .parse()
-                            .map_err(|_| format!("invalid FEN '{fen}': bad number"))?;
-                        if k == 0 || digits.starts_with('0') {
-                            return Err(format!("invalid FEN '{fen}': empty run '{digits}'"));
-                        }
-                        digits.clear();
-                        c += k;
-                    }
-                    'x' | 'X' | 'o' | 'O' => {
-                        if c < n {
-                            let b = B::one_at(r as u32 * n + c);
-                            if ch.eq_ignore_ascii_case(&'x') {
-                                black |= b
-                            } else {
-                                white |= b
-                            }
-                        }
-                        c += 1;
-                    }
-                    _ => {
-                        return Err(format!(
-                            "invalid FEN '{fen}': unexpected '{ch}' in row {}",
-                            r + 1
-                        ));
-                    }
+            read_row(fen, row, r, n, "xXoO", |c, ch| {
+                let b = B::one_at(r as u32 * n + c);
+                if ch.eq_ignore_ascii_case(&'x') {
+                    black |= b
+                } else {
+                    white |= b
                 }
-                if c > n {
-                    return Err(format!(
-                        "invalid FEN '{fen}': row {} is longer than {n}",
-                        r + 1
-                    ));
-                }
-            }
-            if c != n {
-                return Err(format!(
-                    "invalid FEN '{fen}': row {} has {c} squares, not {n}",
-                    r + 1
-                ));
-            }
+            })?;
         }
         let black_to_move = match fields[1] {
             "x" | "X" | "b" | "B" => true,
