@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The Othello midgame benchmark: how many discs the move tabula plays loses against the
-exact best move, on positions with 22-26 empty squares from varied games.
+exact best move, on positions with 22-26 empty squares from varied games (or the move of
+another UGI engine, with --engine and --go).
 
   generate: self-play games from random openings (tabula over UGI plays them: random first
             plies, then `go nodes N`), one position per game at a random number of empties
@@ -8,9 +9,10 @@ exact best move, on positions with 22-26 empty squares from varied games.
             (the exact solver is the oracle). Lines are FFO-style .obf: 64 squares X/O/-,
             the side to move, then `MOVE:+v;` for every move, best first (v: the final disc
             margin for the mover with perfect play after it).
-  measure:  tabula plays each position at each time per move (UGI `go movetime`); the loss of
-            its move is best - value(move). Prints a table by empties: mean loss, best-move
-            rate, positions.
+  measure:  tabula (or --engine) plays each position at each time per move (`--go`, by default
+            UGI `go movetime`); the loss of its move is best - value(move). Prints a table by
+            empties: positions, mean loss, best-move rate, mean seconds a move (wall clock,
+            the whole exchange).
 
 No rules live here: legal moves come from tabula's `go perft 1`, positions from its `d`.
 
@@ -18,16 +20,21 @@ No rules live here: legal moves come from tabula's `go perft 1`, positions from 
       --out tests/data/othello-midgame.obf --count 100 --seed 1
   python3 scripts/othello_midgame.py measure --tabula target/release/tabula \
       --set tests/data/othello-midgame.obf --movetime 100,300,1000
+  python3 scripts/othello_midgame.py measure --set tests/data/othello-midgame.obf \
+      --engine "egaroucid-web-ugi --level 14 --nobook" --go go --movetime 0
 """
 import argparse
 import random
+import shlex
 import subprocess
+import time
 import sys
 
 
 class Ugi:
-    def __init__(self, exe, extra=()):
-        self.p = subprocess.Popen([exe, "--game", "othello", *extra], stdin=subprocess.PIPE,
+    def __init__(self, exe, extra=(), command=None):
+        argv = command if command else [exe, "--game", "othello", *extra]
+        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, text=True, bufsize=1)
         self.send("ugi")
         self.until("ugiok")
@@ -166,19 +173,22 @@ def measure(args):
                 m, v = item.strip().split(":")
                 values[m.lower()] = int(v)
         positions.append((squares, side, values))
-    ugi = Ugi(args.tabula)
+    ugi = Ugi(args.tabula, command=shlex.split(args.engine) if args.engine else None)
     for opt in args.option:
         name, value = opt.split("=", 1)
         ugi.send(f"setoption name {name} value {value}")
     print(f"{len(positions)} positions from {args.set}")
-    print("| time per move | empties | positions | mean loss (discs) | best move |")
-    print("|---|---|---|---|---|")
+    print("| search | empties | positions | mean loss (discs) | best move | seconds a move |")
+    print("|---|---|---|---|---|---|")
     for ms in [int(t) for t in args.movetime.split(",")]:
         by_empties = {}
+        seconds = {}
+        label = args.go.format(ms=ms)
         for squares, side, values in positions:
             ugi.send("uginewgame")
-            mv, info = ugi.best_and_info(f"position fen {obf_to_fen(squares, side)}",
-                                         f"go movetime {ms}")
+            began = time.monotonic()
+            mv, info = ugi.best_and_info(f"position fen {obf_to_fen(squares, side)}", label)
+            took = time.monotonic() - began
             best = max(values.values())
             loss = best - values.get(mv, -999)
             e = squares.count("-")
@@ -186,11 +196,14 @@ def measure(args):
                 print(f"detail {ms} ms | {e} | {squares} {side} | {mv} | loss {loss} | {info}",
                       file=sys.stderr)
             by_empties.setdefault(e, []).append(loss)
+            seconds.setdefault(e, []).append(took)
         every = [l for ls in by_empties.values() for l in ls]
+        every_s = [t for ts in seconds.values() for t in ts]
         for e in sorted(by_empties) + ["all"]:
             ls = every if e == "all" else by_empties[e]
-            print(f"| {ms} ms | {e} | {len(ls)} | {sum(ls) / len(ls):.2f} | "
-                  f"{sum(1 for l in ls if l == 0)}/{len(ls)} |")
+            ts = every_s if e == "all" else seconds[e]
+            print(f"| {label} | {e} | {len(ls)} | {sum(ls) / len(ls):.2f} | "
+                  f"{sum(1 for l in ls if l == 0)}/{len(ls)} | {sum(ts) / len(ts):.2f} |")
         sys.stdout.flush()
     ugi.close()
 
@@ -208,9 +221,13 @@ def main():
     g.add_argument("--random-plies", type=int, default=10)
     g.add_argument("--nodes", type=int, default=20000)
     m = sub.add_parser("measure")
-    m.add_argument("--tabula", required=True)
+    m.add_argument("--tabula", default="target/release/tabula")
     m.add_argument("--set", required=True)
     m.add_argument("--movetime", default="100,300,1000")
+    m.add_argument("--engine", help="another UGI engine's command line instead of tabula's "
+                   "(e.g. Egaroucid for Web: '.../egaroucid-web-ugi --level 14 --nobook')")
+    m.add_argument("--go", default="go movetime {ms}",
+                   help="the go command, {ms} the time per move (Egaroucid for Web: 'go')")
     m.add_argument("--option", action="append", default=[], help="NAME=VALUE for setoption")
     m.add_argument("--detail", action="store_true",
                    help="one line a position on stderr: empties, move, loss, the last info line")
