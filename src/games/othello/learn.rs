@@ -61,18 +61,18 @@ impl PatternNet {
         let n = self.net.inputs;
         let w = &self.full[b * n..(b + 1) * n];
         let mut sum = self.net.b2[b];
+        let idx = patterns::indices(me, opp);
         if lower == patterns::PHASE_STEP {
-            for (offset, orders) in &patterns::layout().instances {
-                sum += w[(offset + patterns::index(me, opp, &orders[0])) as usize] as i32;
+            for &i in &idx {
+                sum += w[i as usize] as i32;
             }
             return sum * 100 / QL;
         }
         let up = &self.full[(b + 1) * n..(b + 2) * n];
         let mut sum_up = self.net.b2[b + 1];
-        for (offset, orders) in &patterns::layout().instances {
-            let i = (offset + patterns::index(me, opp, &orders[0])) as usize;
-            sum += w[i] as i32;
-            sum_up += up[i] as i32;
+        for &i in &idx {
+            sum += w[i as usize] as i32;
+            sum_up += up[i as usize] as i32;
         }
         let mixed =
             sum as i64 * lower as i64 + sum_up as i64 * (patterns::PHASE_STEP - lower) as i64;

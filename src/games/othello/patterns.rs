@@ -64,7 +64,17 @@ pub struct Layout {
     pub instances: Vec<(u32, Vec<Vec<u8>>)>,
     /// Weights per bucket.
     pub inputs: usize,
+    /// Per instance, for `indices`: the mask of its squares and where its digits start in
+    /// `digits`.
+    gather: Vec<(u64, u32)>,
+    /// Per instance and per subset of its squares (the subset written as the bits of its
+    /// squares in ascending square order, as BMI2's `pext` gathers them): the sum of `3^i`
+    /// over the subset's squares, `i` their places in the instance's first order.
+    digits: Vec<u16>,
 }
+
+/// Pattern instances (`Layout::instances`).
+pub const INSTANCES: usize = 46;
 
 pub const BUCKETS: usize = 9;
 /// A phase interval's width in half discs (7.5 discs).
@@ -116,11 +126,69 @@ pub fn layout() -> &'static Layout {
             }
             offset += 3u32.pow(cells.len() as u32);
         }
+        let (mut gather, mut digits) = (Vec::new(), Vec::new());
+        for (_, orders) in &instances {
+            let order = &orders[0];
+            let mut ascending = order.clone();
+            ascending.sort_unstable();
+            let mask = ascending.iter().fold(0u64, |m, &sq| m | 1 << sq);
+            gather.push((mask, digits.len() as u32));
+            for subset in 0..1u32 << ascending.len() {
+                let mut d = 0u32;
+                for (j, sq) in ascending.iter().enumerate() {
+                    if subset >> j & 1 == 1 {
+                        let place = order.iter().position(|s| s == sq).unwrap_or(0);
+                        d += 3u32.pow(place as u32);
+                    }
+                }
+                digits.push(d as u16);
+            }
+        }
         Layout {
             instances,
             inputs: offset as usize,
+            gather,
+            digits,
         }
     })
+}
+
+/// The feature index of every instance in its first square order (`offset + index(me, opp,
+/// &orders[0])`, as the evaluation reads the unfolded weights), gathered with BMI2's `pext`
+/// where the processor has it (a pair of gathers and table reads an instance instead of a
+/// loop over its squares).
+#[inline]
+pub fn indices(me: u64, opp: u64) -> [u32; INSTANCES] {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("bmi2") {
+        // SAFETY: the processor has BMI2 (checked just above).
+        return unsafe { indices_bmi2(me, opp) };
+    }
+    indices_portable(me, opp)
+}
+
+fn indices_portable(me: u64, opp: u64) -> [u32; INSTANCES] {
+    let mut out = [0; INSTANCES];
+    for (o, (offset, orders)) in out.iter_mut().zip(&layout().instances) {
+        *o = offset + index(me, opp, &orders[0]);
+    }
+    out
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn indices_bmi2(me: u64, opp: u64) -> [u32; INSTANCES] {
+    use std::arch::x86_64::_pext_u64;
+    let l = layout();
+    let mut out = [0; INSTANCES];
+    for (o, ((offset, _), &(mask, start))) in out.iter_mut().zip(l.instances.iter().zip(&l.gather))
+    {
+        let d = &l.digits[start as usize..];
+        let m = _pext_u64(me, mask) as usize;
+        let p = _pext_u64(opp, mask) as usize;
+        *o = offset + d.get(m).map_or(0, |&v| v as u32) + 2 * d.get(p).map_or(0, |&v| v as u32);
+    }
+    out
 }
 
 /// Calls `f` with the feature index of every instance (`me` the side to move's discs).
@@ -185,6 +253,25 @@ pub fn features(me: u64, opp: u64, out: &mut Vec<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The gathered indices (BMI2 where the processor has it) are the square-by-square ones,
+    /// on random boards.
+    #[test]
+    fn gathered_indices_match_the_square_order() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let me = x & 0x5A5A_F0F0_3C3C_0FF0u64.rotate_left((x % 64) as u32);
+            let opp = !me & (x.rotate_left(23) | x.rotate_left(41));
+            assert_eq!(
+                indices(me, opp),
+                indices_portable(me, opp),
+                "{me:#x} {opp:#x}"
+            );
+        }
+    }
 
     #[test]
     fn forty_six_instances_and_symmetric_sharing() {
