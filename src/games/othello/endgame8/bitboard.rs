@@ -6,9 +6,12 @@
 /// Columns b..g: the propagator of horizontal and diagonal fills (no wrap across a row end).
 const INNER: u64 = 0x7e7e_7e7e_7e7e_7e7e;
 pub(super) const CORNERS: u64 = 0x8100_0000_0000_0081;
-/// The lines of the board: 8 rows, 8 columns, 15 diagonals and 15 anti-diagonals.
+/// The lines of the board: 8 rows, 8 columns, 15 diagonals and 15 anti-diagonals (the
+/// reference `full_lines` is checked against).
+#[cfg(test)]
 static LINES: [[u64; 15]; 4] = lines();
 
+#[cfg(test)]
 const fn lines() -> [[u64; 15]; 4] {
     let mut out = [[0u64; 15]; 4];
     let mut sq = 0;
@@ -34,15 +37,7 @@ const BORDER: u64 = COL_A | COL_H | ROW_1 | ROW_8;
 /// disc of its own beside it (a flipped run is bounded by the opponent on both sides, so it
 /// cannot hold such a disc). Corners come first, then what they anchor.
 pub fn stable(p: u64, o: u64) -> u64 {
-    let filled = p | o;
-    let mut full = [0u64; 4];
-    for (k, lines) in LINES.iter().enumerate() {
-        for &l in lines {
-            if filled & l == l {
-                full[k] |= l;
-            }
-        }
-    }
+    let full = full_lines(p | o);
     let mut s = 0u64;
     loop {
         let h = ((s << 1) & !COL_A) | ((s >> 1) & !COL_H) | full[0] | COL_A | COL_H;
@@ -55,6 +50,50 @@ pub fn stable(p: u64, o: u64) -> u64 {
         }
         s = grown;
     }
+}
+
+/// The squares of the full lines of `filled`: rows, columns, diagonals (down-right) and
+/// anti-diagonals (down-left), as `LINES` orders them: a square is in a direction's set when
+/// no empty square lies on its line that way (an empty square spread along the line by shift
+/// fills, the complement kept).
+#[inline]
+fn full_lines(filled: u64) -> [u64; 4] {
+    // A row is full when the AND of its eight bits, folded onto its column a, is set.
+    let mut r = filled;
+    r &= r >> 4;
+    r &= r >> 2;
+    r &= r >> 1;
+    let rows = (r & COL_A) * 0xff;
+    // A column: the AND of its eight bytes, folded onto row 1.
+    let mut c = filled;
+    c &= c >> 32;
+    c &= c >> 16;
+    c &= c >> 8;
+    let cols = (c & ROW_1) * COL_A;
+    let empty = !filled;
+    let diag = !(fill(empty, 9, !COL_A) | fill(empty, -9, !COL_H));
+    let anti = !(fill(empty, 7, !COL_H) | fill(empty, -7, !COL_A));
+    [rows, cols, diag, anti]
+}
+
+/// `x` spread along one direction (a shift left by `step`, or right by `-step`) as far as the
+/// board goes: `keep` drops what a shift carries across the board's side.
+#[inline]
+fn fill(x: u64, step: i32, keep: u64) -> u64 {
+    let shift = |v: u64, k: i32| {
+        if step > 0 {
+            v << (step * k)
+        } else {
+            v >> (-step * k)
+        }
+    };
+    let (mut g, mut pro) = (x, keep);
+    g |= pro & shift(g, 1);
+    pro &= shift(pro, 1);
+    g |= pro & shift(g, 2);
+    pro &= shift(pro, 2);
+    g |= pro & shift(g, 4);
+    g
 }
 
 /// Per square, the squares along each direction: four that go up the bit order (E, S, SE,
@@ -200,6 +239,25 @@ mod tests {
                     assert_eq!(flips(p, o, sq), g.flips(p, o, sq), "flips at {sq}");
                 }
             }
+        }
+    }
+
+    /// The full lines by shifts are the lines whose every square is filled.
+    #[test]
+    fn full_lines_match_the_line_list() {
+        let mut rng = Rng::new(12);
+        for _ in 0..20000 {
+            let density = rng.below(65);
+            let filled = (0..64).fold(0u64, |f, sq| f | u64::from(rng.below(64) < density) << sq);
+            let mut want = [0u64; 4];
+            for (k, lines) in LINES.iter().enumerate() {
+                for &l in lines {
+                    if filled & l == l {
+                        want[k] |= l;
+                    }
+                }
+            }
+            assert_eq!(full_lines(filled), want, "{filled:#x}");
         }
     }
 
