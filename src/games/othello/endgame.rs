@@ -381,14 +381,17 @@ pub const EXACT_EMPTIES: u32 = 16;
 const SELECTIVE_LEVELS: [u32; 6] = [50, 70, 100, 150, 200, 260];
 
 /// The most empties at which play starts the selective search with `budget_ms` for the move:
-/// its first level costs about three times more with each empty square, and should take no
-/// more than about a third of the budget (here: 21 empties at 100 ms, 22 at 300 ms, 23 at 1 s, 25 at 10 s);
-/// without a budget (analysis) 26.
+/// one more empty square for every tripling of the budget, from 24 at 50 ms (25 at 300 ms,
+/// 26 at 1 s, 27 at 3 s, 28 from 10 s); without a budget (analysis, node limits) 26. The
+/// levels are an iterative deepening: the first (0.5 sigma) finishes well within the budget
+/// at these empties, and a level kept plays better than the heuristic search (the midgame
+/// set, protocol/benchmarks.md "An earlier selective endgame": at 300 ms 0.70 -> 0.51 discs
+/// lost a move from 22 to 25 empties, at 1 s 0.43 -> 0.25 from 23 to 26).
 pub fn selective_empties(budget_ms: Option<u64>) -> u32 {
     let Some(b) = budget_ms else {
         return 26;
     };
-    let (mut e, mut step) = (20, 50);
+    let (mut e, mut step) = (23, 50);
     while b >= step && e < 28 {
         e += 1;
         step *= 3;
@@ -424,12 +427,21 @@ pub fn solve_in_play<B: Bits>(
     for t in SELECTIVE_LEVELS.map(Some).into_iter().chain([None]) {
         let has = last.is_some();
         let level_abort = || abort(has);
-        let r = match t {
-            Some(t) => {
-                super::endgame8::solve_selective_root(p, o, table(), Confidence(t), &level_abort)
-                    .map(|r| r.map(|s| (s.result, s.complete, s.first)))
-            }
-            None => super::endgame8::solve(p, o, table(), false, &level_abort)
+        // Each level starts from the margin the last one found (an aspiration window).
+        let guess = last.as_ref().map(|l| l.result.margin);
+        let r = match (t, guess) {
+            (Some(t), _) => super::endgame8::solve_selective_root(
+                p,
+                o,
+                table(),
+                Confidence(t),
+                guess,
+                &level_abort,
+            )
+            .map(|r| r.map(|s| (s.result, s.complete, s.first))),
+            (None, Some(g)) => super::endgame8::solve_guess(p, o, table(), g, &level_abort)
+                .map(|r| r.map(|r| (r, true, PASS))),
+            (None, None) => super::endgame8::solve(p, o, table(), false, &level_abort)
                 .map(|r| r.map(|r| (r, true, PASS))),
         };
         let Ok(Some((mut r, complete, first))) = r else {

@@ -527,8 +527,23 @@ pub fn solve(
     canonical: bool,
     abort: &dyn Fn() -> bool,
 ) -> Result<Option<SolveResult>, String> {
-    solve_sharing(p, o, table, canonical, abort, None)
+    solve_sharing(p, o, table, canonical, abort, None, None)
 }
+
+/// `solve`, starting from the margin `guess` (a selective search's): the margin is searched
+/// first in a window of `ASPIRATION` discs around it, then on the side it fails to.
+pub fn solve_guess(
+    p: u64,
+    o: u64,
+    table: &Table,
+    guess: i32,
+    abort: &dyn Fn() -> bool,
+) -> Result<Option<SolveResult>, String> {
+    solve_sharing(p, o, table, false, abort, None, Some(guess))
+}
+
+/// The exact solver's aspiration window: this many discs either side of a guess.
+const ASPIRATION: i32 = 3;
 
 /// `solve`, deferring the moves that other threads are searching (`busy`).
 fn solve_sharing(
@@ -538,6 +553,7 @@ fn solve_sharing(
     canonical: bool,
     abort: &dyn Fn() -> bool,
     busy: Option<&Busy>,
+    guess: Option<i32>,
 ) -> Result<Option<SolveResult>, String> {
     let mut s = Solver::new(table, abort)?;
     s.busy = busy;
@@ -545,10 +561,23 @@ fn solve_sharing(
     if mv == 0 {
         return Ok(s.solve_pass(p, o));
     }
-    let margin = s.search(p, o, -64, 64, false);
-    if s.aborted {
-        return Ok(None);
-    }
+    let (mut lo, mut hi) = guess.map_or((-64, 64), |g| {
+        ((g - ASPIRATION).max(-64), (g + ASPIRATION).min(64))
+    });
+    let margin = loop {
+        let v = s.search(p, o, lo, hi, false);
+        if s.aborted {
+            return Ok(None);
+        }
+        // Fail-soft: below the window `v` is an upper bound, above it a lower one.
+        if v <= lo && lo > -64 {
+            (lo, hi) = (-64, v + 1);
+        } else if v >= hi && hi < 64 {
+            (lo, hi) = (v - 1, 64);
+        } else {
+            break v;
+        }
+    };
     // The best move: the first move whose null-window search shows that it reaches the
     // margin, tried in bit order, after the table's move unless `canonical` (a choice that
     // depends on the position alone, not on what the table held).

@@ -137,7 +137,8 @@ pub fn solve_selective(
     c: Confidence,
     abort: &dyn Fn() -> bool,
 ) -> Result<Option<SolveResult>, String> {
-    Ok(solve_selective_root(p, o, table, c, abort)?.and_then(|r| r.complete.then_some(r.result)))
+    Ok(solve_selective_root(p, o, table, c, None, abort)?
+        .and_then(|r| r.complete.then_some(r.result)))
 }
 
 /// What `solve_selective_root` found.
@@ -152,12 +153,15 @@ pub struct Selective {
 }
 
 /// `solve_selective`, keeping what an aborted search learned at the root: `None` only when no
-/// root move finished (or neither side can move).
+/// root move finished (or neither side can move). `guess`: the margin expected (the last
+/// level's), searched first in a narrow window around it (`ASPIRATION` discs either side),
+/// widened to the side it fails on.
 pub fn solve_selective_root(
     p: u64,
     o: u64,
     table: &Table,
     c: Confidence,
+    guess: Option<i32>,
     abort: &dyn Fn() -> bool,
 ) -> Result<Option<Selective>, String> {
     let mut s = Solver::new(table, abort)?;
@@ -171,66 +175,114 @@ pub fn solve_selective_root(
         }));
     }
     let ne = (!(p | o)).count_ones();
-    let tt_move = table.get_sel(Solver::key(p, o), s.sel()).map(|e| e.2);
-    let mut list = Vec::with_capacity(32);
-    let mut m = mv;
-    while m != 0 {
-        let sq = m.trailing_zeros();
-        m &= m - 1;
-        let f = super::flips(p, o, sq);
-        let score = if tt_move == Some(sq as u16) {
-            1 << 20
-        } else {
-            s.order_score(p, o, sq, f, ne)
-        };
-        list.push((sq, f, score));
-    }
-    list.sort_by_key(|e| -e.2);
-    let (mut alpha, mut best, mut best_sq) = (-64, -65, PASS);
-    for (i, &(sq, f, _)) in list.iter().enumerate() {
-        let (np, no) = (p | f | 1 << sq, o & !f);
-        let v = if i == 0 {
-            let v = -s.search(no, np, -64, -alpha, false);
-            if s.aborted {
-                break;
-            }
-            v
-        } else {
-            let v = -s.search(no, np, -alpha - 1, -alpha, false);
-            if s.aborted {
-                break;
-            }
-            if v <= alpha {
+    let (mut lo, mut hi) = guess.map_or((-64, 64), |g| {
+        ((g - ASPIRATION).max(-64), (g + ASPIRATION).min(64))
+    });
+    let mut first = None;
+    loop {
+        let tt_move = table.get_sel(Solver::key(p, o), s.sel()).map(|e| e.2);
+        let mut list = Vec::with_capacity(32);
+        let mut m = mv;
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            let f = super::flips(p, o, sq);
+            let score = if tt_move == Some(sq as u16) {
+                1 << 20
+            } else {
+                s.order_score(p, o, sq, f, ne)
+            };
+            list.push((sq, f, score));
+        }
+        list.sort_by_key(|e| -e.2);
+        let first = *first.get_or_insert(list[0].0 as u16);
+        let (best, best_sq) = s.root_window(p, o, &list, lo, hi);
+        if best_sq == PASS {
+            // Aborted before a move finished, or every move failed low and the search
+            // was aborted before it found which is best.
+            return Ok(None);
+        }
+        if !s.aborted {
+            if best <= lo && lo > -64 {
+                // Below the window: every move is at most `best`; look below it.
+                (lo, hi) = (-64, best + 1);
                 continue;
             }
-            let w = -s.search(no, np, -64, -alpha, false);
-            // Aborted in the re-search: the move still cleared alpha.
-            if s.aborted { alpha + 1 } else { w }
-        };
-        if v > best {
-            (best, best_sq) = (v, sq as u16);
+            if best >= hi && hi < 64 {
+                (lo, hi) = (best - 1, 64);
+                continue;
+            }
+            table.put_sel(Solver::key(p, o), best, best, best_sq, ne, s.sel());
+        } else if best <= lo && lo > -64 {
+            return Ok(None);
+        }
+        return Ok(Some(Selective {
+            result: SolveResult {
+                margin: best,
+                best: best_sq,
+                nodes: s.nodes,
+                ordering_nodes: s.ordering_nodes,
+            },
+            complete: !s.aborted,
+            first,
+        }));
+    }
+}
+
+/// The selective root's aspiration window: this many discs either side of the guess.
+const ASPIRATION: i32 = 3;
+
+impl Solver<'_> {
+    /// The root moves `list` (square, flips, order) searched in the window (`lo`, `hi`): the
+    /// best value (fail-soft) and its move (`PASS` when none finished before an abort; a move
+    /// that failed high in the unfinished re-search counts at the bound it cleared). A result
+    /// at or below `lo` holds no best move worth playing unless the search was complete.
+    fn root_window(
+        &mut self,
+        p: u64,
+        o: u64,
+        list: &[(u32, u64, i32)],
+        lo: i32,
+        hi: i32,
+    ) -> (i32, u16) {
+        let (mut alpha, mut best, mut best_sq) = (lo, -65, PASS);
+        for (i, &(sq, f, _)) in list.iter().enumerate() {
+            let (np, no) = (p | f | 1 << sq, o & !f);
+            let v = if i == 0 {
+                let v = -self.search(no, np, -hi, -alpha, false);
+                if self.aborted {
+                    break;
+                }
+                v
+            } else {
+                let v = -self.search(no, np, -alpha - 1, -alpha, false);
+                if self.aborted {
+                    break;
+                }
+                if v <= alpha {
+                    if v > best {
+                        (best, best_sq) = (v, sq as u16);
+                    }
+                    continue;
+                }
+                if v >= hi {
+                    v
+                } else {
+                    let w = -self.search(no, np, -hi, -alpha, false);
+                    // Aborted in the re-search: the move still cleared alpha.
+                    if self.aborted { alpha + 1 } else { w }
+                }
+            };
+            if v > best {
+                (best, best_sq) = (v, sq as u16);
+            }
             alpha = alpha.max(v);
+            if self.aborted || alpha >= hi {
+                break;
+            }
         }
-        if s.aborted {
-            break;
-        }
+        (best, best_sq)
     }
-    if best_sq == PASS {
-        return Ok(None);
-    }
-    if !s.aborted {
-        table.put_sel(Solver::key(p, o), best, best, best_sq, ne, s.sel());
-    }
-    Ok(Some(Selective {
-        result: SolveResult {
-            margin: best,
-            best: best_sq,
-            nodes: s.nodes,
-            ordering_nodes: s.ordering_nodes,
-        },
-        complete: !s.aborted,
-        first: list[0].0 as u16,
-    }))
 }
 
 #[cfg(test)]

@@ -194,3 +194,57 @@ fn presearch_keeps_scores_exact() {
         checked += 1;
     }
 }
+
+/// A guessed margin (the aspiration window of play's endgame levels) changes the work alone:
+/// the exact solver and the selective root at a confidence too high to cut anything find the
+/// exact margin, and a move reaching it, from guesses below, at and above it (positions of
+/// 10 to 15 empties; every guess from a cleared table).
+#[test]
+fn a_guessed_margin_keeps_scores_exact() {
+    let table = super::super::endgame::table();
+    let mut rng = Rng::new(33);
+    let (mut checked, mut missed) = (0, 0);
+    while checked < 24 {
+        let stop = 10 + rng.below(6) as u32;
+        let Some((p, o)) = random_position(&mut rng, stop) else {
+            continue;
+        };
+        table.clear();
+        let exact = solve(p, o, table, true, &|| false)
+            .expect("8x8")
+            .expect("solved")
+            .margin;
+        for guess in [
+            -64,
+            exact - 9,
+            exact - 3,
+            exact - 1,
+            exact,
+            exact + 2,
+            exact + 7,
+            64,
+        ] {
+            let guess = guess.clamp(-64, 64);
+            missed += usize::from((guess - exact).abs() > ASPIRATION);
+            table.clear();
+            let r = solve_guess(p, o, table, guess, &|| false)
+                .expect("8x8")
+                .expect("solved");
+            table.clear();
+            let sel =
+                solve_selective_root(p, o, table, Confidence(1_000_000), Some(guess), &|| false)
+                    .expect("8x8")
+                    .expect("searched");
+            assert!(sel.complete);
+            for (margin, best) in [(r.margin, r.best), (sel.result.margin, sel.result.best)] {
+                assert_eq!(margin, exact, "{p:#x} {o:#x} guess {guess}");
+                let f = flips(p, o, best as u32);
+                let mut s = Solver::new(table, &|| false).expect("8x8");
+                let child = s.search(o & !f, p | f | 1 << best, -64, 64, false);
+                assert_eq!(-child, exact, "{p:#x} {o:#x} guess {guess}: move {best}");
+            }
+        }
+        checked += 1;
+    }
+    assert!(missed > 24, "too few guesses outside the window ({missed})");
+}

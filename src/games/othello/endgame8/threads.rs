@@ -47,7 +47,7 @@ pub fn solve_threads(
                 helper_ordering.fetch_add(h.ordering_nodes, Relaxed);
             });
         }
-        let r = solve_sharing(p, o, table, canonical, abort, Some(&busy));
+        let r = solve_sharing(p, o, table, canonical, abort, Some(&busy), None);
         stop.store(true, Relaxed);
         r
     });

@@ -256,7 +256,8 @@ fn unfinished_root_keeps_a_searched_move() {
                 calls.set(calls.get() + 1);
                 calls.get() > limit
             };
-            let Some(r) = solve_selective_root(p, o, t, Confidence(100), &abort).expect("8x8")
+            let Some(r) =
+                solve_selective_root(p, o, t, Confidence(100), None, &abort).expect("8x8")
             else {
                 continue;
             };
