@@ -358,7 +358,8 @@ impl<B: Bits> Game for Othello<B> {
                     r.result.margin
                 ),
                 Some(t) => format!(
-                    "selective endgame search ({:.1} sigma{}): final disc margin {}{:+} for the side to move",
+                    "selective endgame search ({:.*} sigma{}): final disc margin {}{:+} for the side to move",
+                    if t % 10 == 0 { 1 } else { 2 },
                     t as f64 / 100.0,
                     if r.complete { "" } else { ", unfinished" },
                     if r.complete { "" } else { "at least " },

@@ -175,12 +175,17 @@ pub(super) fn corner_stable(p: u64) -> u64 {
 pub fn moves(p: u64, o: u64) -> u64 {
     #[inline(always)]
     fn fill(p: u64, mo: u64, s: u32) -> u64 {
+        // Runs of the opponent's discs beside ours, one and two long, then (through pairs of
+        // them) up to four and six, the longest a line holds.
         let mut l = mo & (p << s);
         let mut r = mo & (p >> s);
-        for _ in 0..5 {
-            l |= mo & (l << s);
-            r |= mo & (r >> s);
-        }
+        l |= mo & (l << s);
+        r |= mo & (r >> s);
+        let (pl, pr) = (mo & (mo << s), mo & (mo >> s));
+        l |= pl & (l << (2 * s));
+        r |= pr & (r >> (2 * s));
+        l |= pl & (l << (2 * s));
+        r |= pr & (r >> (2 * s));
         (l << s) | (r >> s)
     }
     let inner = o & INNER;

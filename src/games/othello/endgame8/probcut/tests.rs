@@ -148,6 +148,7 @@ fn selective_levels_on_the_midgame_set() {
         })
     {
         let (mut loss, mut best, mut nodes, mut n, mut err) = (0, 0, 0u64, 0, 0);
+        let mut ordering = 0u64;
         let start = std::time::Instant::now();
         for line in text.lines() {
             let Some(&(p, o)) = obf_positions(line).first() else {
@@ -180,10 +181,11 @@ fn selective_levels_on_the_midgame_set() {
             best += (v == top) as i32;
             err += (r.margin - top).abs();
             nodes += r.nodes;
+            ordering += r.ordering_nodes;
             n += 1;
         }
         println!(
-            "t {:.2}: {n} positions, mean loss {:.2}, best {best}, mean |margin error| {:.2}, {nodes} nodes, {:?}",
+            "t {:.2}: {n} positions, mean loss {:.2}, best {best}, mean |margin error| {:.2}, {nodes} nodes + {ordering} ordering, {:?}",
             c as f64 / 100.0,
             loss as f64 / n as f64,
             err as f64 / n as f64,
