@@ -300,8 +300,9 @@ fn game_end_and_margin() {
     );
 }
 
-/// Play's endgame on 8x8 (`Game::solve_in_play`): a position of 22 empties is left to the
-/// heuristic search with 30 ms a move and searched selectively to the end with 1 s; stopped
+/// Play's endgame on 8x8 (`Game::solve_in_play`): a position of 24 empties is left to the
+/// heuristic search with 30 ms a move (the selective search starts at 23 empties below 50 ms);
+/// a position of 22 empties is searched selectively to the end with 1 s; stopped
 /// after 2 s, the selective search has a legal move whose exact value (the midgame set's
 /// answers) is within 4 discs of the best.
 #[test]
@@ -321,7 +322,13 @@ fn selective_endgame_in_play() {
         })
         .collect();
     let best = values.iter().map(|v| v.1).max().unwrap();
-    assert!(pos.solve_in_play(&|_| false, Some(30)).is_none());
+    let far = text
+        .lines()
+        .find(|l| l.split_whitespace().next().map(|b| b.matches('-').count()) == Some(24))
+        .and_then(|l| l.split_once(';'))
+        .expect("a position of 24 empties");
+    let far = Othello::<u64>::new(8).unwrap().parse_obf(far.0).unwrap();
+    assert!(far.solve_in_play(&|_| false, Some(30)).is_none());
     let start = std::time::Instant::now();
     let abort = |_| start.elapsed().as_millis() > 2000;
     let r = pos
