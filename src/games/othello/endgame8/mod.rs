@@ -542,8 +542,16 @@ pub fn solve_guess(
     solve_sharing(p, o, table, false, abort, None, Some(guess))
 }
 
-/// The exact solver's aspiration window: this many discs either side of a guess.
+/// The aspiration window of the exact solver and the selective root: this many discs either
+/// side of a guess.
 const ASPIRATION: i32 = 3;
+
+/// The first window (exclusive bounds) for a search expecting `guess` (none: the whole range).
+fn aspiration_window(guess: Option<i32>) -> (i32, i32) {
+    guess.map_or((-64, 64), |g| {
+        ((g - ASPIRATION).max(-64), (g + ASPIRATION).min(64))
+    })
+}
 
 /// `solve`, deferring the moves that other threads are searching (`busy`).
 fn solve_sharing(
@@ -561,9 +569,7 @@ fn solve_sharing(
     if mv == 0 {
         return Ok(s.solve_pass(p, o));
     }
-    let (mut lo, mut hi) = guess.map_or((-64, 64), |g| {
-        ((g - ASPIRATION).max(-64), (g + ASPIRATION).min(64))
-    });
+    let (mut lo, mut hi) = aspiration_window(guess);
     let margin = loop {
         let v = s.search(p, o, lo, hi, false);
         if s.aborted {

@@ -154,7 +154,7 @@ pub struct Selective {
 
 /// `solve_selective`, keeping what an aborted search learned at the root: `None` only when no
 /// root move finished (or neither side can move). `guess`: the margin expected (the last
-/// level's), searched first in a narrow window around it (`ASPIRATION` discs either side),
+/// level's), searched first in a narrow window around it (`aspiration_window`),
 /// widened to the side it fails on.
 pub fn solve_selective_root(
     p: u64,
@@ -175,9 +175,7 @@ pub fn solve_selective_root(
         }));
     }
     let ne = (!(p | o)).count_ones();
-    let (mut lo, mut hi) = guess.map_or((-64, 64), |g| {
-        ((g - ASPIRATION).max(-64), (g + ASPIRATION).min(64))
-    });
+    let (mut lo, mut hi) = super::aspiration_window(guess);
     let mut first = None;
     loop {
         let tt_move = table.get_sel(Solver::key(p, o), s.sel()).map(|e| e.2);
@@ -228,9 +226,6 @@ pub fn solve_selective_root(
         }));
     }
 }
-
-/// The selective root's aspiration window: this many discs either side of the guess.
-const ASPIRATION: i32 = 3;
 
 impl Solver<'_> {
     /// The root moves `list` (square, flips, order) searched in the window (`lo`, `hi`): the
