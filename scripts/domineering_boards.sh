@@ -11,6 +11,10 @@
 # says whether the winners agree.
 # Usage: scripts/domineering_boards.sh [MAX] [LIMIT_SECONDS] [THREADS] [HASH_MB]
 # (defaults 10, 300, 2, 0 = tabula's default table). A solve out of time shows "-".
+# FROM=C starts at column C (the boards R x C' with C' >= C only, to extend a table already
+# made); SKIP_AFTER=K gives up on the rest of a row once K boards in a row of it ran out of
+# time with both first movers (the boards only grow along a row), marking them "skipped".
+# The Obsequi check is only asked where tabula answered.
 set -u
 T=${TABULA:-target/release/tabula}
 max=${1:-10}
@@ -19,6 +23,8 @@ threads=${3:-2}
 hash=${4:-0}
 obs=${OBSEQUI:-}
 obs_limit=${OBSEQUI_LIMIT:-$limit}
+from=${FROM:-1}
+skip_after=${SKIP_AFTER:-0}
 
 # solve ROWS COLS FIRST(v|h) -> "winner nodes seconds" (winner V, H or -)
 solve() {
@@ -47,20 +53,31 @@ echo "$head"
 echo "$rule"
 swap() { case "$1" in V) echo H ;; H) echo V ;; *) echo "$1" ;; esac; }
 for r in $(seq "$max"); do
-  for c in $(seq "$r" "$max"); do
+  failed=0
+  start_col=$r
+  if [ "$from" -gt "$start_col" ]; then start_col=$from; fi
+  for c in $(seq "$start_col" "$max"); do
+    if [ "$skip_after" -gt 0 ] && [ "$failed" -ge "$skip_after" ]; then
+      echo "| ${r}x${c} | skipped | skipped | - | ${c}x${r}: - | - | - |"
+      continue
+    fi
     read -r wv nv sv <<<"$(solve "$r" "$c" v)"
     if [ "$r" = "$c" ]; then
       wh=$(swap "$wv"); nh="(transpose)"; sh="-"
     else
       read -r wh nh sh <<<"$(solve "$r" "$c" h)"
     fi
+    if [ "$wv" = - ] && [ "$wh" = - ]; then failed=$((failed + 1)); else failed=0; fi
     if [ "$wv" = - ] || [ "$wh" = - ]; then class=-
     elif [ "$wv" = "$wh" ]; then class=$wv
     elif [ "$wv" = V ]; then class=N
     else class=P; fi
     line="| ${r}x${c} | $wv | $wh | $class | ${c}x${r}: $(swap "$class") | $nv / $nh | $sv / $sh |"
     if [ -n "$obs" ]; then
-      ov=$(oracle "$r" "$c" V); oh=$(oracle "$r" "$c" H)
+      ov=-; oh=-
+      if [ "$wv" != - ]; then ov=$(oracle "$r" "$c" V); fi
+      if [ "$wh" != - ] && [ "$r" != "$c" ]; then oh=$(oracle "$r" "$c" H); fi
+      if [ "$r" = "$c" ]; then oh=$(swap "$ov"); fi
       if [ "$ov" = - ] || [ "$oh" = - ] || [ "$wv" = - ] || [ "$wh" = - ]; then agree="$ov / $oh"
       elif [ "$ov" = "$wv" ] && [ "$oh" = "$wh" ]; then agree="$ov / $oh, agree"
       else agree="$ov / $oh, DIFFER"; fi
