@@ -58,7 +58,9 @@ for r in $(seq "$max"); do
   if [ "$from" -gt "$start_col" ]; then start_col=$from; fi
   for c in $(seq "$start_col" "$max"); do
     if [ "$skip_after" -gt 0 ] && [ "$failed" -ge "$skip_after" ]; then
-      echo "| ${r}x${c} | skipped | skipped | - | ${c}x${r}: - | - | - |"
+      line="| ${r}x${c} | skipped | skipped | - | ${c}x${r}: - | - | - |"
+      if [ -n "$obs" ]; then line="$line - |"; fi
+      echo "$line"
       continue
     fi
     read -r wv nv sv <<<"$(solve "$r" "$c" v)"
