@@ -13,10 +13,12 @@ mod pst;
 mod san;
 mod see;
 pub mod syzygy;
+mod weights;
+
+pub use weights::Eval;
 
 use crate::game::{Game, GameOption, Outcome, Player};
 use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Rank, Square};
-use hce::Hce;
 use nnue::{Accumulator, Net};
 
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -29,47 +31,6 @@ pub struct Chess {
     pub eval: Eval,
     /// A network's accumulators for `board`, kept up to date by `play` (zero without one).
     pub acc: Accumulator,
-}
-
-/// Chess's evaluations: PeSTO's published tables (`eval`), the tuned one (`hce`, `EvalFile
-/// <hce>`) or a network (`nnue`: the embedded one is the default, others from `EvalFile`).
-#[derive(Clone, Copy, Debug)]
-pub enum Eval {
-    Pesto,
-    Tuned(&'static Hce),
-    Net(&'static Net),
-}
-
-impl Eval {
-    /// The evaluation a new position plays with: the weights built in (`build.rs`:
-    /// `weights/chess-nnue.bin`, or the file given to `make EVALFILE=...`), else the tuned
-    /// evaluation, else PeSTO's.
-    pub fn default_eval() -> Eval {
-        static BUILT_IN: std::sync::OnceLock<Option<Eval>> = std::sync::OnceLock::new();
-        BUILT_IN
-            .get_or_init(|| {
-                Eval::from_bytes(include_bytes!(concat!(env!("OUT_DIR"), "/chess-eval.bin"))).ok()
-            })
-            .unwrap_or_else(|| hce::embedded().map_or(Eval::Pesto, Eval::Tuned))
-    }
-
-    /// A weight file (`EvalFile`): a network or tuned weights, told apart by their shape.
-    pub fn load(path: &str) -> Result<Eval, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("EvalFile '{path}': {e}"))?;
-        Eval::from_bytes(&bytes).map_err(|e| format!("EvalFile '{path}': {e}"))
-    }
-
-    /// Weights from a file's bytes (kept for the life of the process).
-    fn from_bytes(bytes: &[u8]) -> Result<Eval, String> {
-        let linear = crate::learn::network::Network::from_bytes(bytes)
-            .map(|n| n.hidden == 0)
-            .unwrap_or(false);
-        if linear {
-            Hce::from_bytes(bytes).map(|h| Eval::Tuned(Box::leak(Box::new(h))))
-        } else {
-            Net::from_bytes(bytes).map(|n| Eval::Net(Box::leak(Box::new(n))))
-        }
-    }
 }
 
 impl Default for Chess {
@@ -595,7 +556,7 @@ impl Game for Chess {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
-        if let Some(result) = set_syzygy_option(name, value) {
+        if let Some(result) = syzygy::set_option(name, value) {
             return Some(result);
         }
         if name.eq_ignore_ascii_case("EvalFile") {
@@ -626,31 +587,6 @@ impl Game for Chess {
             _ => Err(format!("UCI_Chess960 expects true or false, not '{value}'")),
         })
     }
-}
-
-/// The Syzygy options (process-wide, see `syzygy`); `None` for any other name.
-fn set_syzygy_option(name: &str, value: &str) -> Option<Result<(), String>> {
-    let number = |min: i64, max: i64| match value.trim().parse::<i64>() {
-        Ok(v) if (min..=max).contains(&v) => Ok(v),
-        _ => Err(format!(
-            "option '{name}' must be a number between {min} and {max}, not '{value}'"
-        )),
-    };
-    Some(match name.to_ascii_lowercase().as_str() {
-        "syzygypath" => syzygy::set_path(value),
-        "syzygyprobedepth" => number(1, 100).map(|d| syzygy::set_probe_depth(d as i32)),
-        "syzygyprobelimit" => number(0, 7).map(|p| syzygy::set_probe_limit(p as u32)),
-        "syzygy50moverule" => match value.trim().to_ascii_lowercase().as_str() {
-            v @ ("true" | "false") => {
-                syzygy::set_rule50(v == "true");
-                Ok(())
-            }
-            _ => Err(format!(
-                "option '{name}' expects true or false, not '{value}'"
-            )),
-        },
-        _ => return None,
-    })
 }
 
 /// Bench positions: the start, the standard perft positions, and a few quiet middlegames

@@ -315,6 +315,31 @@ pub fn probe_root(board: &Board) -> Option<(Vec<Move>, Outcome)> {
     Some((scored.into_iter().map(|(mv, _, _)| mv).collect(), outcome))
 }
 
+/// The Syzygy options (process-wide, see `syzygy`); `None` for any other name.
+pub fn set_option(name: &str, value: &str) -> Option<Result<(), String>> {
+    let number = |min: i64, max: i64| match value.trim().parse::<i64>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "option '{name}' must be a number between {min} and {max}, not '{value}'"
+        )),
+    };
+    Some(match name.to_ascii_lowercase().as_str() {
+        "syzygypath" => set_path(value),
+        "syzygyprobedepth" => number(1, 100).map(|d| set_probe_depth(d as i32)),
+        "syzygyprobelimit" => number(0, 7).map(|p| set_probe_limit(p as u32)),
+        "syzygy50moverule" => match value.trim().to_ascii_lowercase().as_str() {
+            v @ ("true" | "false") => {
+                set_rule50(v == "true");
+                Ok(())
+            }
+            _ => Err(format!(
+                "option '{name}' expects true or false, not '{value}'"
+            )),
+        },
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::is_table_name;

@@ -59,12 +59,15 @@ const QUADRANTS: [u64; 4] = [
 
 mod bitboard;
 mod probcut;
+mod root;
 mod threads;
 
 use bitboard::{CORNERS, corner_stable};
 pub use bitboard::{flips, moves, stable};
 use probcut::PRESEARCH_MIN_EMPTIES;
 pub use probcut::{Confidence, Selective, solve_selective, solve_selective_root};
+use root::{aspiration_window, solve_sharing};
+pub use root::{solve, solve_guess};
 use threads::Busy;
 pub use threads::solve_threads;
 
@@ -499,122 +502,6 @@ impl<'a> Solver<'a> {
         }
         best
     }
-}
-
-impl Solver<'_> {
-    /// The root where `p` must pass: the margin after the pass (`PASS` its move); `None` if
-    /// neither side can move or `abort` stopped the search.
-    fn solve_pass(&mut self, p: u64, o: u64) -> Option<SolveResult> {
-        if moves(o, p) == 0 {
-            return None;
-        }
-        let margin = -self.search(o, p, -64, 64, true);
-        (!self.aborted).then_some(SolveResult {
-            margin,
-            best: PASS,
-            nodes: self.nodes,
-            ordering_nodes: self.ordering_nodes,
-        })
-    }
-}
-
-/// Solves the position (`p` to move) exactly: the margin and a best move (`PASS` when `p`
-/// must pass); `None` if `abort` returned true first or neither side can move.
-pub fn solve(
-    p: u64,
-    o: u64,
-    table: &Table,
-    canonical: bool,
-    abort: &dyn Fn() -> bool,
-) -> Result<Option<SolveResult>, String> {
-    solve_sharing(p, o, table, canonical, abort, None, None)
-}
-
-/// `solve`, starting from the margin `guess` (a selective search's): the margin is searched
-/// first in a window of `ASPIRATION` discs around it, then on the side it fails to.
-pub fn solve_guess(
-    p: u64,
-    o: u64,
-    table: &Table,
-    guess: i32,
-    abort: &dyn Fn() -> bool,
-) -> Result<Option<SolveResult>, String> {
-    solve_sharing(p, o, table, false, abort, None, Some(guess))
-}
-
-/// The aspiration window of the exact solver and the selective root: this many discs either
-/// side of a guess.
-const ASPIRATION: i32 = 3;
-
-/// The first window (exclusive bounds) for a search expecting `guess` (none: the whole range).
-fn aspiration_window(guess: Option<i32>) -> (i32, i32) {
-    guess.map_or((-64, 64), |g| {
-        ((g - ASPIRATION).max(-64), (g + ASPIRATION).min(64))
-    })
-}
-
-/// `solve`, deferring the moves that other threads are searching (`busy`).
-fn solve_sharing(
-    p: u64,
-    o: u64,
-    table: &Table,
-    canonical: bool,
-    abort: &dyn Fn() -> bool,
-    busy: Option<&Busy>,
-    guess: Option<i32>,
-) -> Result<Option<SolveResult>, String> {
-    let mut s = Solver::new(table, abort)?;
-    s.busy = busy;
-    let mv = moves(p, o);
-    if mv == 0 {
-        return Ok(s.solve_pass(p, o));
-    }
-    let (mut lo, mut hi) = aspiration_window(guess);
-    let margin = loop {
-        let v = s.search(p, o, lo, hi, false);
-        if s.aborted {
-            return Ok(None);
-        }
-        // Fail-soft: below the window `v` is an upper bound, above it a lower one.
-        if v <= lo && lo > -64 {
-            (lo, hi) = (-64, v + 1);
-        } else if v >= hi && hi < 64 {
-            (lo, hi) = (v - 1, 64);
-        } else {
-            break v;
-        }
-    };
-    // The best move: the first move whose null-window search shows that it reaches the
-    // margin, tried in bit order, after the table's move unless `canonical` (a choice that
-    // depends on the position alone, not on what the table held).
-    let mut order = Vec::with_capacity(33);
-    if !canonical && let Some((_, _, b)) = table.get(Solver::key(p, o)) {
-        order.push(b as u32);
-    }
-    let mut m = mv;
-    while m != 0 {
-        order.push(m.trailing_zeros());
-        m &= m - 1;
-    }
-    for sq in order {
-        if sq >= 64 || mv >> sq & 1 == 0 {
-            continue;
-        }
-        let f = flips(p, o, sq);
-        let v = -s.search(o & !f, p | f | 1 << sq, -margin, -margin + 1, false);
-        if s.aborted {
-            return Ok(None);
-        }
-        if v >= margin {
-            return Ok(Some(SolveResult {
-                margin,
-                best: sq as u16,
-                nodes: s.nodes,
-                ordering_nodes: s.ordering_nodes,
-            }));
-        }
-    }
-    Err("the 8x8 solver found no move reaching its own margin".into())
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! one, and scores that do not depend on the move ordering's evaluation (pattern weights or
 //! none).
 
+use super::root::ASPIRATION;
 use super::*;
 use crate::learn::rng::Rng;
 /// The solver's margin is the best child's exact value, and its canonical move the lowest
