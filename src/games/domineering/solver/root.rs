@@ -18,6 +18,18 @@ pub struct Outcome {
     pub nodes: u64,
 }
 
+impl Outcome {
+    /// The outcome for a side to move `to_move` that wins (`win`) or loses.
+    fn of(to_move: Side, win: bool, best: Option<u32>, nodes: u64) -> Outcome {
+        let winner = if win { to_move } else { to_move.other() };
+        Outcome {
+            winner,
+            best,
+            nodes,
+        }
+    }
+}
+
 fn board_of<B: Bits>(pos: &Domineering<B>) -> Board {
     let (rows, cols) = (pos.geo.rows, pos.geo.cols);
     let turn = match pos.to_move {
@@ -109,15 +121,7 @@ pub fn solve_parallel_until<B: Bits>(
         r * cols + c
     });
     let win = answer?.is_some();
-    Some(Outcome {
-        winner: if win {
-            pos.to_move
-        } else {
-            pos.to_move.other()
-        },
-        best,
-        nodes,
-    })
+    Some(Outcome::of(pos.to_move, win, best, nodes))
 }
 
 /// `Solver::key_digest` for a board of `rows` x `cols` (the table takes that shape).
@@ -145,13 +149,5 @@ pub fn solve_with<B: Bits>(
     } else {
         None
     };
-    Some(Outcome {
-        winner: if win {
-            pos.to_move
-        } else {
-            pos.to_move.other()
-        },
-        best,
-        nodes: s.nodes,
-    })
+    Some(Outcome::of(pos.to_move, win, best, s.nodes))
 }
