@@ -397,10 +397,9 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
         // A proven result at every multipv line cannot change with more depth.
-        if depth >= 2 && score.abs() >= MATE_BOUND && (MATE - score.abs()) < depth as Score {
-            return true;
-        }
-        false
+        let multipv = self.params.multipv.clamp(1, self.root_moves.len());
+        let proven = |s: Score| s.abs() >= MATE_BOUND && (MATE - s.abs()) < depth as Score;
+        depth >= 2 && self.root_moves[..multipv].iter().all(|rm| proven(rm.score))
     }
 
     fn aspiration(&mut self, depth: u32, pv_idx: usize, report: &(dyn Fn(&Info<G::Move>) + Sync)) {

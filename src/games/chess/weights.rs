@@ -1,7 +1,7 @@
 //! Which evaluation a chess position plays with: PeSTO's tables, the tuned linear weights or a
 //! network, and where the weights come from (built in, or an `EvalFile`). Weight files are told
 //! apart by their shape (a network without a hidden layer is the tuned evaluation); loaded
-//! weights are leaked once and live for the process.
+//! weights live for the process, made once per distinct content (`crate::interned`).
 
 use super::hce::{self, Hce};
 use super::nnue::Net;
@@ -40,9 +40,9 @@ impl Eval {
             .map(|n| n.hidden == 0)
             .unwrap_or(false);
         if linear {
-            Hce::from_bytes(bytes).map(|h| Eval::Tuned(Box::leak(Box::new(h))))
+            crate::interned::intern(bytes, Hce::from_bytes).map(Eval::Tuned)
         } else {
-            Net::from_bytes(bytes).map(|n| Eval::Net(Box::leak(Box::new(n))))
+            crate::interned::intern(bytes, Net::from_bytes).map(Eval::Net)
         }
     }
 }

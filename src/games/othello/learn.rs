@@ -51,8 +51,8 @@ impl PatternNet {
 
     pub fn load(path: &str) -> Result<&'static PatternNet, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("EvalFile '{path}': {e}"))?;
-        let net = PatternNet::from_bytes(&bytes).map_err(|e| format!("EvalFile '{path}': {e}"))?;
-        Ok(Box::leak(Box::new(net)))
+        crate::interned::intern(&bytes, PatternNet::from_bytes)
+            .map_err(|e| format!("EvalFile '{path}': {e}"))
     }
 
     /// The evaluation in hundredths of a disc, from the side to move (`me`).
