@@ -461,7 +461,7 @@ fn threads_search_and_report() {
 fn setting_the_same_evalfile_again_does_not_grow_memory() {
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/chess-nnue.bin");
     let mut e = uci();
-    let mut load = |e: &mut EngineProc, n: usize| {
+    let load = |e: &mut EngineProc, n: usize| {
         for _ in 0..n {
             e.send(&format!("setoption name EvalFile value {file}"));
         }
