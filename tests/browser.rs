@@ -4,8 +4,10 @@
 //! the piece chooser), a Domineering game to its end, and take-backs. Screenshots of each game
 //! go to `$TABULA_SCREENSHOTS` (the README's come from `TABULA_SCREENSHOTS=docs`), else to
 //! Cargo's temporary directory. Skipped, with a message, when chromium or chromedriver is
-//! missing (`apt-get install chromium chromium-driver`).
+//! missing (`apt-get install chromium chromium-driver`), except under CI, which installs them:
+//! there a missing browser fails the test.
 
+mod common;
 #[path = "common/http.rs"]
 mod http;
 
@@ -52,13 +54,11 @@ impl Browser {
     /// Chromium under chromedriver, or None (with the reason printed) if either is missing.
     fn start() -> Option<Browser> {
         let Some(chromium) = find_program(&["chromium", "chromium-browser"]) else {
-            eprintln!(
-                "chromium not found (apt-get install chromium chromium-driver): test skipped"
-            );
+            common::client_missing("chromium not found (apt-get install chromium chromium-driver)");
             return None;
         };
         let Some(chromedriver) = find_program(&["chromedriver"]) else {
-            eprintln!("chromedriver not found (apt-get install chromium-driver): test skipped");
+            common::client_missing("chromedriver not found (apt-get install chromium-driver)");
             return None;
         };
         let port = TcpListener::bind("127.0.0.1:0")

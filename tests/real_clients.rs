@@ -5,9 +5,13 @@
 //! The clients are looked for at `../shared/tools/bin/` beside the repository, or where
 //! `TABULA_CUTEGAMES` / `TABULA_FASTCHESS` point. A test that cannot find a client, or finds
 //! one that cannot start on this machine (a build for another CPU dies at once with SIGILL),
-//! says so on stderr and checks nothing else. Every game a client records is replayed here with
+//! says so on stderr and checks nothing else; under CI (`CI` set), which installs cutegames,
+//! fastchess (../shared) and gtp-rhino, it fails instead (OpenBench's checkout is optional,
+//! `TABULA_OPENBENCH`, and skips everywhere). Every game a client records is replayed here with
 //! tabula's own rules: the moves legal, the game over where the client stopped it, the result
 //! the one the client wrote. Time margins are wide: the other tests run beside these.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -30,10 +34,10 @@ fn client(name: &str, env: &str) -> Option<PathBuf> {
             .join(name),
     };
     if !path.is_file() {
-        eprintln!(
-            "{name}: not found at {} (set {env} to a build): test skipped",
+        common::client_missing(&format!(
+            "{name}: not found at {} (set {env} to a build)",
             path.display()
-        );
+        ));
         return None;
     }
     match Command::new(&path)
@@ -44,14 +48,14 @@ fn client(name: &str, env: &str) -> Option<PathBuf> {
     {
         Ok(s) if s.code().is_some() => Some(path),
         Ok(s) => {
-            eprintln!(
-                "{name} at {} cannot run on this machine ({s}: built for another CPU?); set {env} to a build that runs here: test skipped",
+            common::client_missing(&format!(
+                "{name} at {} cannot run on this machine ({s}: built for another CPU?); set {env} to a build that runs here",
                 path.display()
-            );
+            ));
             None
         }
         Err(e) => {
-            eprintln!("{name} at {}: {e}: test skipped", path.display());
+            common::client_missing(&format!("{name} at {}: {e}", path.display()));
             None
         }
     }
@@ -384,10 +388,10 @@ fn tabula_match_drives_gtp_rhino() {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/usr/games/gtp-rhino"));
     if !rhino.is_file() {
-        eprintln!(
-            "gtp-rhino: not found at {} (apt-get install grhino, or set TABULA_GTP_RHINO): test skipped",
+        common::client_missing(&format!(
+            "gtp-rhino: not found at {} (apt-get install grhino, or set TABULA_GTP_RHINO)",
             rhino.display()
-        );
+        ));
         return;
     }
     let dir = scratch("gtp-rhino");
