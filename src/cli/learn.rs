@@ -79,8 +79,9 @@ pub struct TrainArgs {
     /// The weight file to write (rewritten whenever an epoch does better on the held-out games).
     #[arg(long)]
     pub out: PathBuf,
-    /// Which of the game's models: chess `hce` (the tuned evaluation the engine plays with)
-    /// or `nnue` (a network, loaded with the EvalFile option); Othello `patterns`.
+    /// Which of the game's models: chess `nnue` (a network: the
+    /// evaluation the engine plays with, embedded or loaded with `EvalFile`) or `hce` (the tuned
+    /// linear evaluation, `EvalFile=<hce>` or a file); Othello `patterns`.
     #[arg(long)]
     pub model: Option<String>,
     /// Accumulator cells per side (the engine evaluates with the size it was built for).

@@ -469,8 +469,9 @@ impl<G: Game> Worker<'_, G> {
                 // Every other move was pruned: the excluded one stands alone.
                 return alpha_orig;
             }
-            // Everything was pruned: fall back to a fail-low at the static eval.
-            return alpha_orig.max(n.static_eval.min(alpha_orig)).min(n.tb_cap);
+            // Everything was pruned: a fail-low at alpha (no move was searched to raise it),
+            // capped by a table's proven loss.
+            return alpha_orig.min(n.tb_cap);
         }
         let bound = if best > n.tb_cap {
             // The table proved a loss the search did not see: its score, as a ceiling.

@@ -39,8 +39,12 @@ impl Default for Chess {
     }
 }
 
-/// Piece values used for move ordering (MVV-LVA), indexed by `Piece as usize`.
-const ORDER_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 2000];
+/// Piece values used for move ordering (MVV-LVA), indexed by `Piece as usize`: the exchange
+/// values of `see` (one table of piece values), and the king as the dearest attacker.
+const ORDER_VALUE: [i32; 6] = {
+    let v = see::VALUE;
+    [v[0], v[1], v[2], v[3], v[4], 2000]
+};
 
 impl Chess {
     /// A position with its accumulators computed.

@@ -187,7 +187,8 @@ fn sub_psqt(a: &mut [i32; BUCKETS], row: &[i16]) {
 }
 
 /// For tests: the evaluation computed from scratch, as a check on the incremental one.
-pub fn evaluate_fresh(net: &Net, board: &Board) -> i32 {
+#[cfg(test)]
+pub(crate) fn evaluate_fresh(net: &Net, board: &Board) -> i32 {
     net.evaluate(&net.refresh(board), board)
 }
 

@@ -159,17 +159,6 @@ impl Solver<'_> {
         (!self.aborted).then_some(v_le_t)
     }
 
-    /// The columns that reach `score` (the position's value from `solve`, exact or weak).
-    pub fn best_moves(&mut self, b: &Board, score: i32, weak: bool) -> Option<Vec<u32>> {
-        let mut out = Vec::new();
-        for col in 0..self.dims.width {
-            if b.can_play(col) && !b.over() && self.reaches(b, col, score, weak)? {
-                out.push(col);
-            }
-        }
-        Some(out)
-    }
-
     /// Score of every legal column (None for full columns), and whether it completed.
     pub fn analyze(&mut self, b: &Board, weak: bool) -> Option<Vec<Option<i32>>> {
         let mut out = vec![None; self.dims.width as usize];
