@@ -32,11 +32,12 @@ pub fn bench<G: Game>(template: &G, fens: &[&str], depth: u32) -> Result<BenchRe
 pub fn describe(name: &str, depth: u32, r: &BenchResult) -> Vec<String> {
     vec![
         format!(
-            "{name}: {} positions, depth {depth}: {} nodes in {} ms, {} nps",
+            "{name}: {} positions, depth {depth}: {} nodes in {} ms, {} nps ({})",
             r.positions,
             r.nodes,
             r.ms,
-            r.nodes * 1000 / r.ms.max(1)
+            r.nodes * 1000 / r.ms.max(1),
+            crate::simd::level().name()
         ),
         format!("signature {name} {}", r.nodes),
     ]

@@ -17,3 +17,4 @@ pub mod play;
 pub mod protocol;
 pub mod record;
 pub mod search;
+pub mod simd;

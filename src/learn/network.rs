@@ -149,6 +149,7 @@ impl Network {
     }
 
     /// The output for two activated accumulators (side to move first), in evaluation units.
+    #[inline(always)]
     pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
         let h = self.hidden;
         let w = &self.w2[bucket * 2 * h..(bucket + 1) * 2 * h];
@@ -158,6 +159,7 @@ impl Network {
 
     /// The psqt term's share of the output, in evaluation units, from the two sides' sums for
     /// the position's bucket (side to move first).
+    #[inline(always)]
     pub fn psqt_output(us: i32, them: i32) -> i32 {
         (us - them) * SCALE / (2 * QLOGIT)
     }
@@ -166,7 +168,7 @@ impl Network {
 /// sum(clamp(a, 0, QA)^2 * w), computed as (v * w) * v: v * w fits an i16 (the trainer
 /// keeps |w| <= 1.98 * QB < 128), and i16 x i16 pairs summed into i32 is the one multiply
 /// SSE2 has (pmaddwd), which the compiler uses here.
-#[inline]
+#[inline(always)]
 pub fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
     acc.iter()
         .zip(w)

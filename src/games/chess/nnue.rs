@@ -12,6 +12,7 @@
 //! the bucket changes with captures.
 
 use crate::learn::network::Network;
+use crate::simd::{self, Level};
 use cozy_chess::{Board, Color, Piece, Square};
 
 pub const INPUTS: usize = 768;
@@ -63,16 +64,84 @@ impl Net {
         })
     }
 
+    #[inline(always)]
     fn row(&self, feature: usize) -> &[i16] {
         &self.w1[feature * HIDDEN..(feature + 1) * HIDDEN]
     }
 
+    #[inline(always)]
     fn psqt_row(&self, feature: usize) -> &[i16] {
         &self.psqt[feature * BUCKETS..(feature + 1) * BUCKETS]
     }
 
     /// Accumulators from scratch.
     pub fn refresh(&self, board: &Board) -> Accumulator {
+        self.refresh_at(simd::level(), board)
+    }
+
+    /// Applies a move's changes: pieces `removed` and `added`, (colour, piece, square).
+    pub fn update(
+        &self,
+        acc: &mut Accumulator,
+        removed: &[(Color, Piece, Square)],
+        added: &[(Color, Piece, Square)],
+    ) {
+        self.update_at(simd::level(), acc, removed, added)
+    }
+
+    /// The evaluation in centipawns from the side to move.
+    pub fn evaluate(&self, acc: &Accumulator, board: &Board) -> i32 {
+        self.evaluate_at(simd::level(), acc, board)
+    }
+
+    /// `refresh` with the kernels of `level` (one the processor has: `simd::Level::available`).
+    pub fn refresh_at(&self, level: Level, board: &Board) -> Accumulator {
+        #[cfg(target_arch = "x86_64")]
+        match level {
+            // SAFETY (both arms): `level` is one the processor has (`simd::level` returns only
+            // detected levels; callers of `*_at` pass one of `Level::available`).
+            Level::Avx512 => return unsafe { self.refresh_avx512(board) },
+            Level::Avx2 => return unsafe { self.refresh_avx2(board) },
+            Level::Scalar => {}
+        }
+        let _ = level;
+        self.refresh_generic(board)
+    }
+
+    /// `update` with the kernels of `level` (one the processor has).
+    pub fn update_at(
+        &self,
+        level: Level,
+        acc: &mut Accumulator,
+        removed: &[(Color, Piece, Square)],
+        added: &[(Color, Piece, Square)],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        match level {
+            // SAFETY (both arms): as in `refresh_at`.
+            Level::Avx512 => return unsafe { self.update_avx512(acc, removed, added) },
+            Level::Avx2 => return unsafe { self.update_avx2(acc, removed, added) },
+            Level::Scalar => {}
+        }
+        let _ = level;
+        self.update_generic(acc, removed, added)
+    }
+
+    /// `evaluate` with the kernels of `level` (one the processor has).
+    pub fn evaluate_at(&self, level: Level, acc: &Accumulator, board: &Board) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        match level {
+            // SAFETY (both arms): as in `refresh_at`.
+            Level::Avx512 => return unsafe { self.evaluate_avx512(acc, board) },
+            Level::Avx2 => return unsafe { self.evaluate_avx2(acc, board) },
+            Level::Scalar => {}
+        }
+        let _ = level;
+        self.evaluate_generic(acc, board)
+    }
+
+    #[inline(always)]
+    fn refresh_generic(&self, board: &Board) -> Accumulator {
         let mut acc = Accumulator::zero();
         for side in [Color::White, Color::Black] {
             let a = &mut acc.v[side as usize];
@@ -89,8 +158,8 @@ impl Net {
         acc
     }
 
-    /// Applies a move's changes: pieces `removed` and `added`, (colour, piece, square).
-    pub fn update(
+    #[inline(always)]
+    fn update_generic(
         &self,
         acc: &mut Accumulator,
         removed: &[(Color, Piece, Square)],
@@ -112,8 +181,8 @@ impl Net {
         }
     }
 
-    /// The evaluation in centipawns from the side to move.
-    pub fn evaluate(&self, acc: &Accumulator, board: &Board) -> i32 {
+    #[inline(always)]
+    fn evaluate_generic(&self, acc: &Accumulator, board: &Board) -> i32 {
         let stm = board.side_to_move();
         let bucket = bucket_of(board.occupied().len() as usize);
         self.net
@@ -122,6 +191,52 @@ impl Net {
                 acc.psqt[stm as usize][bucket],
                 acc.psqt[!stm as usize][bucket],
             )
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn refresh_avx2(&self, board: &Board) -> Accumulator {
+        self.refresh_generic(board)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn update_avx2(
+        &self,
+        acc: &mut Accumulator,
+        removed: &[(Color, Piece, Square)],
+        added: &[(Color, Piece, Square)],
+    ) {
+        self.update_generic(acc, removed, added)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn evaluate_avx2(&self, acc: &Accumulator, board: &Board) -> i32 {
+        self.evaluate_generic(acc, board)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn refresh_avx512(&self, board: &Board) -> Accumulator {
+        self.refresh_generic(board)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn update_avx512(
+        &self,
+        acc: &mut Accumulator,
+        removed: &[(Color, Piece, Square)],
+        added: &[(Color, Piece, Square)],
+    ) {
+        self.update_generic(acc, removed, added)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn evaluate_avx512(&self, acc: &Accumulator, board: &Board) -> i32 {
+        self.evaluate_generic(acc, board)
     }
 }
 
@@ -148,11 +263,12 @@ impl std::fmt::Debug for Accumulator {
     }
 }
 
+#[inline(always)]
 pub fn bucket_of(pieces: usize) -> usize {
     (pieces.saturating_sub(2) / 4).min(BUCKETS - 1)
 }
 
-#[inline]
+#[inline(always)]
 pub fn feature(persp: Color, color: Color, piece: Piece, sq: Square) -> usize {
     let sq = if persp == Color::White {
         sq as usize
@@ -162,26 +278,26 @@ pub fn feature(persp: Color, color: Color, piece: Piece, sq: Square) -> usize {
     384 * usize::from(color != persp) + 64 * piece as usize + sq
 }
 
-#[inline]
+#[inline(always)]
 fn add(a: &mut [i16; HIDDEN], row: &[i16]) {
     a.iter_mut()
         .zip(row)
         .for_each(|(a, w)| *a = a.wrapping_add(*w));
 }
 
-#[inline]
+#[inline(always)]
 fn sub(a: &mut [i16; HIDDEN], row: &[i16]) {
     a.iter_mut()
         .zip(row)
         .for_each(|(a, w)| *a = a.wrapping_sub(*w));
 }
 
-#[inline]
+#[inline(always)]
 fn add_psqt(a: &mut [i32; BUCKETS], row: &[i16]) {
     a.iter_mut().zip(row).for_each(|(a, &w)| *a += i32::from(w));
 }
 
-#[inline]
+#[inline(always)]
 fn sub_psqt(a: &mut [i32; BUCKETS], row: &[i16]) {
     a.iter_mut().zip(row).for_each(|(a, &w)| *a -= i32::from(w));
 }
@@ -310,5 +426,72 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every vector path this processor has computes exactly what the baseline computes:
+    /// accumulators from scratch, kept move by move, and the evaluation, over random games with
+    /// random weights (large enough that the i16 cells wrap and clamp) and the embedded network.
+    #[test]
+    fn every_simd_path_equals_the_baseline() {
+        let levels = Level::available();
+        eprintln!("simd levels here: {levels:?}");
+        let nets = [random_net(3), random_net(4)].into_iter().chain(
+            match crate::games::chess::Eval::default_eval() {
+                crate::games::chess::Eval::Net(n) => Some(n),
+                _ => None,
+            },
+        );
+        let mut rng = Rng::new(5);
+        let mut moves = Vec::new();
+        for net in nets {
+            for _ in 0..20 {
+                let mut pos = Chess::default();
+                let mut accs: Vec<Accumulator> = levels
+                    .iter()
+                    .map(|&l| net.refresh_at(l, &pos.board))
+                    .collect();
+                for _ in 0..120 {
+                    for (acc, &l) in accs.iter().zip(&levels) {
+                        assert_eq!(acc.v, accs[0].v, "{l:?} at {}", pos.fen());
+                        assert_eq!(acc.psqt, accs[0].psqt, "{l:?}");
+                        let fresh = net.refresh_at(l, &pos.board);
+                        assert_eq!(fresh.v, acc.v, "{l:?} refresh at {}", pos.fen());
+                        assert_eq!(
+                            net.evaluate_at(l, acc, &pos.board),
+                            net.evaluate_at(Level::Scalar, &accs[0], &pos.board),
+                            "{l:?} evaluate at {}",
+                            pos.fen()
+                        );
+                    }
+                    pos.legal_moves(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mv = moves[rng.below(moves.len())];
+                    let before = pos.board.clone();
+                    pos.play(mv);
+                    let (removed, added) = changes(&before, &pos.board);
+                    for (acc, &l) in accs.iter_mut().zip(&levels) {
+                        net.update_at(l, acc, &removed, &added);
+                    }
+                }
+            }
+        }
+    }
+
+    type Placed = (Color, Piece, Square);
+
+    /// The pieces that left and arrived between two boards, as `update` takes them.
+    fn changes(a: &Board, b: &Board) -> (Vec<Placed>, Vec<Placed>) {
+        let on = |x: &Board, sq: Square| Some((x.color_on(sq)?, x.piece_on(sq)?, sq));
+        let (mut removed, mut added) = (Vec::new(), Vec::new());
+        for sq in Square::ALL {
+            let (p, q) = (on(a, sq), on(b, sq));
+            if p != q {
+                removed.extend(p);
+                added.extend(q);
+            }
+        }
+        (removed, added)
     }
 }
