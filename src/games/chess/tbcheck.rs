@@ -15,7 +15,8 @@
 //! - the file is a readable regular file with the table's magic, and the size the header
 //!   implies (pieces, each sub-table's Huffman header and symbol table, the DTZ value maps,
 //!   the sparse index, the block-length table and the data blocks, with the crate's
-//!   alignments) is exactly the file's size less its 16-byte tail;
+//!   alignments, the last block padded to 64 bytes) is exactly the file's size less its
+//!   16-byte tail;
 //! - the header's pieces are the material of the file name (pawns first in pawn tables), and
 //!   the encoding order of each sub-table is one the index computation reaches;
 //! - each symbol tree is acyclic, its children are symbols of the table, and it expands to at
