@@ -275,3 +275,196 @@ fn tablebase_answers_go_into_the_transposition_table() {
         );
     }
 }
+
+// Bad table files (issue 46): each kind of damage applied to the KBNvK files in a copy of the
+// committed tables. The engine must skip them with one error line naming each, answer a legal
+// bestmove, quit cleanly, and probe the other tables as the intact directory does.
+
+const KBNK: &str = "8/8/8/4k3/8/8/8/KBN5 w - - 0 1";
+const KRK: &str = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
+
+/// A copy of the committed tables in a fresh temporary directory, removed on drop.
+struct TableCopy(std::path::PathBuf);
+
+impl TableCopy {
+    fn new(label: &str) -> TableCopy {
+        let dir =
+            std::env::temp_dir().join(format!("tabula-tbtest-{}-{label}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        for e in std::fs::read_dir(tables()).expect("tables").flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".rtbw") || name.ends_with(".rtbz") {
+                std::fs::copy(e.path(), dir.join(&name)).expect("copy");
+            }
+        }
+        TableCopy(dir)
+    }
+    fn path(&self) -> String {
+        self.0.to_string_lossy().into_owned()
+    }
+    /// Replaces the KBNvK files by what `damage` makes of their bytes.
+    fn damage(&self, damage: impl Fn(Vec<u8>) -> Vec<u8>) {
+        for name in ["KBNvK.rtbw", "KBNvK.rtbz"] {
+            let file = self.0.join(name);
+            let bytes = std::fs::read(&file).expect("read");
+            std::fs::write(&file, damage(bytes)).expect("write");
+        }
+    }
+}
+
+impl Drop for TableCopy {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What a session with these tables answers: the `info string error` lines, then for each
+/// position (searched to `depth`) its bestmove and the last `info depth` line's score.
+struct Answers {
+    errors: Vec<String>,
+    results: Vec<(String, String)>,
+}
+
+fn session(path: &str, searches: &[(&str, u32)]) -> Answers {
+    let mut child = Command::new(TABULA)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start tabula");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    writeln!(stdin, "setoption name SyzygyPath value {path}\nisready").expect("write");
+    let mut errors = Vec::new();
+    for line in out.by_ref().map_while(Result::ok) {
+        if line == "readyok" {
+            break;
+        }
+        if line.starts_with("info string") {
+            errors.push(line);
+        }
+    }
+    let mut results = Vec::new();
+    for (fen, depth) in searches {
+        // A new game each time: the search does not depend on the ones before.
+        writeln!(stdin, "ucinewgame\nposition fen {fen}\ngo depth {depth}").expect("write");
+        let mut score = String::new();
+        let mut best = None;
+        for line in out.by_ref().map_while(Result::ok) {
+            if line.starts_with("info depth")
+                && let Some(i) = line.find(" score ")
+            {
+                let words: Vec<&str> = line[i + 7..].split_whitespace().take(2).collect();
+                score = words.join(" ");
+            }
+            if let Some(b) = line.strip_prefix("bestmove ") {
+                best = b.split_whitespace().next().map(str::to_string);
+                break;
+            }
+        }
+        let best = best.expect("a bestmove");
+        let pos = Chess::default().parse_fen(fen).expect("FEN");
+        assert!(pos.parse_move(&best).is_ok(), "{best} legal in {fen}");
+        results.push((best, score));
+    }
+    writeln!(stdin, "quit").expect("write");
+    drop(stdin);
+    let status = child.wait().expect("wait");
+    assert!(status.success(), "exit {status:?}");
+    Answers { errors, results }
+}
+
+fn bad_tables_are_skipped(label: &str, damage: impl Fn(&TableCopy)) {
+    let intact = session(&tables(), &[(KBNK, 8), (KRK, 5)]);
+    assert!(intact.errors.is_empty(), "{:?}", intact.errors);
+    let copy = TableCopy::new(label);
+    damage(&copy);
+    let got = session(&copy.path(), &[(KBNK, 8), (KRK, 5)]);
+    for name in ["KBNvK.rtbw", "KBNvK.rtbz"] {
+        let file = copy.0.join(name);
+        let named: Vec<_> = got
+            .errors
+            .iter()
+            .filter(|l| {
+                l.starts_with("info string error: ") && l.contains(&format!("'{}'", file.display()))
+            })
+            .collect();
+        assert_eq!(
+            named.len(),
+            1,
+            "{label}: one line for {name}: {:?}",
+            got.errors
+        );
+    }
+    assert_eq!(got.errors.len(), 2, "{label}: {:?}", got.errors);
+    // KRvK, from the good tables: the same move and score as with the intact directory.
+    assert_eq!(got.results[1], intact.results[1], "{label}");
+    let score = &got.results[1].1;
+    let winning = score.starts_with("mate ")
+        || score
+            .strip_prefix("cp ")
+            .and_then(|cp| cp.parse::<i64>().ok())
+            .is_some_and(|cp| cp > 10_000);
+    assert!(winning, "{label}: KRvK score {score}");
+}
+
+#[test]
+fn cut_tables_are_skipped() {
+    bad_tables_are_skipped("cut", |c| c.damage(|b| b[..1000].to_vec()));
+}
+
+#[test]
+fn empty_tables_are_skipped() {
+    bad_tables_are_skipped("empty", |c| c.damage(|_| Vec::new()));
+}
+
+#[test]
+fn damaged_tables_are_skipped() {
+    bad_tables_are_skipped("flipped", |c| {
+        c.damage(|mut b| {
+            for i in (64..b.len()).step_by(97) {
+                b[i] ^= 0x5a;
+            }
+            b
+        })
+    });
+}
+
+#[test]
+fn tables_with_a_wrong_magic_are_skipped() {
+    bad_tables_are_skipped("magic", |c| {
+        c.damage(|mut b| {
+            b[0] ^= 0xff;
+            b
+        })
+    });
+}
+
+#[test]
+fn a_directory_named_like_a_table_is_skipped() {
+    bad_tables_are_skipped("directory", |c| {
+        for name in ["KBNvK.rtbw", "KBNvK.rtbz"] {
+            let file = c.0.join(name);
+            std::fs::remove_file(&file).expect("remove");
+            std::fs::create_dir(&file).expect("mkdir");
+        }
+    });
+}
+
+/// The search through a damaged table that passes the checks (a change inside the coded
+/// data): wrong values at worst, never a crash.
+#[test]
+fn damage_inside_the_data_does_not_crash() {
+    let copy = TableCopy::new("data");
+    // Every 97th byte of the last quarter of each file: the Huffman-coded blocks.
+    copy.damage(|mut b| {
+        let from = b.len() * 3 / 4;
+        for i in (from..b.len().saturating_sub(16)).step_by(97) {
+            b[i] ^= 0x5a;
+        }
+        b
+    });
+    let got = session(&copy.path(), &[(KBNK, 10), (KRK, 5)]);
+    assert!(got.errors.len() <= 2, "{:?}", got.errors);
+}

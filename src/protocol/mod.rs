@@ -195,9 +195,12 @@ impl<G: Game> Session<G> {
         })
     }
 
+    /// One `info string error:` line (and log line) for each line of `msg`.
     fn error(&self, msg: &str) {
-        warn!("{msg}");
-        self.out.line(&format!("info string error: {msg}"));
+        for line in msg.lines() {
+            warn!("{line}");
+            self.out.line(&format!("info string error: {line}"));
+        }
     }
 
     fn handshake(&mut self, d: Dialect) {

@@ -13,6 +13,7 @@ mod pst;
 mod san;
 mod see;
 pub mod syzygy;
+mod tbcheck;
 mod weights;
 
 pub use weights::Eval;

@@ -1,5 +1,9 @@
 //! Syzygy endgame tablebases for chess, probed through the `pyrrhic-rs` crate (MIT).
 //!
+//! The crate trusts the bytes of a table, so every table file is checked first (`tbcheck`):
+//! a bad one is left out with an error line naming it, and the crate reads the good ones,
+//! through a private directory of links to them when some were left out (protocol/errors.md).
+//!
 //! The tables are process-wide (the crate allows one instance at a time), so the options
 //! `SyzygyPath`, `SyzygyProbeDepth`, `Syzygy50MoveRule` and `SyzygyProbeLimit` live here in
 //! statics rather than in each `Chess` position. Without tables every probe answers `None`
@@ -11,12 +15,15 @@
 //!   only those with the shortest (longest) distance to zeroing, so won endings are converted
 //!   within the 50-move rule.
 
+use super::tbcheck;
 use crate::game::Outcome;
 use cozy_chess::{
     BitBoard, Board, Color, Move, Piece, Square, get_bishop_moves, get_king_moves,
     get_knight_moves, get_pawn_attacks, get_rook_moves,
 };
 use pyrrhic_rs::{DtzProbeValue, EngineAdapter, TableBases, WdlProbeResult};
+use std::fs::File;
+use std::path::{Path, PathBuf};
 use std::sync::RwLock;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, Ordering::Relaxed};
 
@@ -56,6 +63,18 @@ impl EngineAdapter for CozyAdapter {
 struct Loaded {
     path: String,
     tables: TableBases<CozyAdapter>,
+    /// The private directory of links to the good tables, when some were left out.
+    links: Option<PathBuf>,
+}
+
+impl Loaded {
+    /// Frees the tables, then the directory of links they were read through.
+    fn unload(self) {
+        drop(self.tables);
+        if let Some(dir) = self.links {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
 }
 
 static TABLES: RwLock<Option<Loaded>> = RwLock::new(None);
@@ -85,31 +104,124 @@ fn is_table_name(name: &str) -> bool {
     side(white) && side(black)
 }
 
-/// Checks every directory of a `:`-separated path; the number of table files found.
-fn check_path(path: &str) -> Result<usize, String> {
+/// What a `SyzygyPath` holds: the table files that passed `tbcheck`, the first found of each
+/// name, and one message for each that did not.
+struct Scan {
+    good: Vec<(String, PathBuf)>,
+    bad: Vec<String>,
+}
+
+/// Checks one table file; why it cannot be used.
+fn check_file(name: &str, file: &Path) -> Result<(), String> {
+    let meta = std::fs::metadata(file).map_err(|e| format!("cannot read it: {e}"))?;
+    if meta.is_dir() {
+        return Err("it is a directory".into());
+    }
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    let handle = File::open(file).map_err(|e| format!("cannot read it: {e}"))?;
+    if meta.len() == 0 {
+        return Err("empty file".into());
+    }
+    // SAFETY: the file is mapped read-only and only read through the slice while the map
+    // lives. Were another process to shorten the file during the check, a read could fault
+    // (SIGBUS); the prober maps the same files later and takes the same risk, which no check
+    // can remove for a file that changes under it.
+    let map = unsafe { memmap2::Mmap::map(&handle) }.map_err(|e| format!("cannot map it: {e}"))?;
+    tbcheck::check(name, &map).map_err(|e| e.0)
+}
+
+/// Checks every directory of a `:`-separated path and every table file in them.
+fn check_path(path: &str) -> Result<Scan, String> {
+    let mut scan = Scan {
+        good: Vec::new(),
+        bad: Vec::new(),
+    };
     let mut found = 0;
     for dir in path.split(':').filter(|d| !d.is_empty()) {
         let entries = std::fs::read_dir(dir)
             .map_err(|e| format!("SyzygyPath: cannot read directory '{dir}': {e}"))?;
-        found += entries
+        let mut names: Vec<String> = entries
             .flatten()
-            .filter(|e| e.file_name().to_str().is_some_and(is_table_name))
-            .count();
+            .filter_map(|e| e.file_name().to_str().map(str::to_string))
+            .filter(|n| is_table_name(n))
+            .collect();
+        names.sort();
+        for name in names {
+            found += 1;
+            let file = Path::new(dir).join(&name);
+            match check_file(&name, &file) {
+                Ok(()) if scan.good.iter().all(|(n, _)| *n != name) => {
+                    scan.good.push((name, file));
+                }
+                Ok(()) => {}
+                Err(why) => scan.bad.push(format!(
+                    "SyzygyPath: table file '{}' not used: {why}",
+                    file.display()
+                )),
+            }
+        }
     }
     if found == 0 {
         return Err(format!("SyzygyPath: no Syzygy table files in '{path}'"));
     }
-    Ok(found)
+    Ok(scan)
 }
 
-/// `SyzygyPath`: loads the tables of these directories (`<empty>` or "" unloads them). On an
-/// error the tables loaded before stay.
+/// Removes the link directories of tabula processes that are gone (Linux: by `/proc`).
+fn remove_stale_links(tmp: &Path) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(LINKS_PREFIX)) else {
+            continue;
+        };
+        let pid = rest.split('-').next().unwrap_or("");
+        if pid.parse::<u32>().is_ok() && !Path::new("/proc").join(pid).exists() {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+const LINKS_PREFIX: &str = "tabula-syzygy-";
+
+/// A private directory of links to the good tables, for the prober to read instead of the
+/// directories that hold bad ones.
+fn link_good(good: &[(String, PathBuf)]) -> Result<PathBuf, String> {
+    static SERIAL: AtomicU32 = AtomicU32::new(0);
+    let tmp = std::env::temp_dir();
+    remove_stale_links(&tmp);
+    let dir = tmp.join(format!(
+        "{LINKS_PREFIX}{}-{}",
+        std::process::id(),
+        SERIAL.fetch_add(1, Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let fail = |e: std::io::Error| format!("SyzygyPath: cannot make '{}': {e}", dir.display());
+    std::fs::create_dir_all(&dir).map_err(fail)?;
+    for (name, file) in good {
+        let target = std::fs::canonicalize(file).map_err(fail)?;
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&target, dir.join(name)).map_err(fail)?;
+        #[cfg(not(unix))]
+        std::fs::copy(&target, dir.join(name)).map_err(fail)?;
+    }
+    Ok(dir)
+}
+
+/// `SyzygyPath`: loads the tables of these directories (`<empty>` or "" unloads them). Each
+/// table file is checked first (see `tbcheck`): one that fails is left out with one error
+/// line naming it, and the others are loaded. On an error that loads nothing (no such
+/// directory, no good table) the tables loaded before stay.
 pub fn set_path(value: &str) -> Result<(), String> {
     let path = value.trim();
     let empty = path.is_empty() || path == "<empty>";
-    if !empty {
-        check_path(path)?;
-    }
     let mut guard = match TABLES.write() {
         Ok(g) => g,
         Err(poisoned) => poisoned.into_inner(),
@@ -117,31 +229,83 @@ pub fn set_path(value: &str) -> Result<(), String> {
     if guard.as_ref().is_some_and(|l| l.path == path) {
         return Ok(());
     }
-    let old = guard.take().map(|l| l.path);
-    LARGEST.store(0, Relaxed);
     if empty {
+        LARGEST.store(0, Relaxed);
+        if let Some(old) = guard.take() {
+            old.unload();
+        }
         return Ok(());
     }
-    match TableBases::<CozyAdapter>::new(path) {
+    let scan = check_path(path)?;
+    let mut errors = scan.bad;
+    if scan.good.is_empty() {
+        errors.push(format!(
+            "SyzygyPath: no usable table in '{path}'; the tables loaded before stay"
+        ));
+        return Err(errors.join("\n"));
+    }
+    let links = if errors.is_empty() {
+        None
+    } else {
+        match link_good(&scan.good) {
+            Ok(dir) => Some(dir),
+            Err(e) => {
+                errors.push(e);
+                return Err(errors.join("\n"));
+            }
+        }
+    };
+    // The crate holds one set of tables at a time: free the old ones, keeping what is needed
+    // to load them again should the new ones fail.
+    LARGEST.store(0, Relaxed);
+    let old = guard.take().map(|l| {
+        drop(l.tables);
+        (l.path, l.links)
+    });
+    let dir = links
+        .as_ref()
+        .map_or_else(|| path.to_string(), |d| d.to_string_lossy().into_owned());
+    match TableBases::<CozyAdapter>::new(&dir) {
         Ok(tables) => {
             LARGEST.store(tables.max_pieces(), Relaxed);
             *guard = Some(Loaded {
                 path: path.to_string(),
                 tables,
+                links,
             });
-            Ok(())
+            if let Some((_, Some(old_links))) = old {
+                let _ = std::fs::remove_dir_all(old_links);
+            }
         }
         Err(e) => {
-            if let Some(old) = old
-                && let Ok(tables) = TableBases::<CozyAdapter>::new(&old)
-            {
-                LARGEST.store(tables.max_pieces(), Relaxed);
-                *guard = Some(Loaded { path: old, tables });
+            if let Some(links) = links {
+                let _ = std::fs::remove_dir_all(links);
             }
-            Err(format!(
+            if let Some((old_path, old_links)) = old {
+                // Checked when it was set: the same directory, or the same links.
+                let old_dir = old_links
+                    .as_ref()
+                    .map_or_else(|| old_path.clone(), |d| d.to_string_lossy().into_owned());
+                if let Ok(tables) = TableBases::<CozyAdapter>::new(&old_dir) {
+                    LARGEST.store(tables.max_pieces(), Relaxed);
+                    *guard = Some(Loaded {
+                        path: old_path,
+                        tables,
+                        links: old_links,
+                    });
+                } else if let Some(old_links) = old_links {
+                    let _ = std::fs::remove_dir_all(old_links);
+                }
+            }
+            errors.push(format!(
                 "SyzygyPath: cannot load tables from '{path}': {e:?}"
-            ))
+            ));
         }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
     }
 }
 
