@@ -188,11 +188,8 @@ impl<G: Game> Session<G> {
     }
 
     fn dialect(&self) -> Dialect {
-        self.dialect.unwrap_or(if G::NAME == "chess" {
-            Dialect::Uci
-        } else {
-            Dialect::Ugi
-        })
+        self.dialect
+            .unwrap_or(if G::UCI { Dialect::Uci } else { Dialect::Ugi })
     }
 
     fn error(&self, msg: &str) {
@@ -204,7 +201,7 @@ impl<G: Game> Session<G> {
         self.dialect = Some(d);
         self.out.line(&format!("id name {ENGINE_NAME}"));
         self.out.line(&format!("id author {AUTHOR}"));
-        let chess = if G::NAME == "chess" {
+        let chess = if G::ELO_CALIBRATED {
             CHESS_OPTIONS
         } else {
             &[]

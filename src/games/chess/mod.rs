@@ -17,7 +17,7 @@ mod weights;
 
 pub use weights::Eval;
 
-use crate::game::{Game, GameOption, Outcome, Player};
+use crate::game::{GameOption, Notation, Oracles, Outcome, Player, Rules, SearchHints};
 use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Rank, Square};
 use nnue::{Accumulator, Net};
 
@@ -182,11 +182,10 @@ impl Chess {
     }
 }
 
-impl Game for Chess {
+impl Rules for Chess {
     type Move = Move;
+
     const NAME: &'static str = "chess";
-    const NULL_MOVE: bool = true;
-    const FUTILITY_MARGIN: i32 = 90;
 
     fn to_move(&self) -> Player {
         match self.board.side_to_move() {
@@ -199,33 +198,6 @@ impl Game for Chess {
         out.clear();
         self.board.generate_moves(|pm| {
             out.extend(pm);
-            false
-        });
-    }
-
-    fn tactical_moves(&self, out: &mut Vec<Move>) {
-        out.clear();
-        let b = &self.board;
-        let us = b.side_to_move();
-        let them = b.colors(!us);
-        let pawns = b.pieces(Piece::Pawn);
-        let promo_rank = Rank::Eighth.relative_to(us).bitboard();
-        let ep = b
-            .en_passant()
-            .map(|f| Square::new(f, Rank::Sixth.relative_to(us)).bitboard())
-            .unwrap_or(BitBoard::EMPTY);
-        b.generate_moves(|mut pm| {
-            let mut mask = them;
-            if pawns.has(pm.from) {
-                mask |= ep | promo_rank;
-            }
-            pm.to &= mask;
-            for mv in pm {
-                // Under-promotions without capture are quiet enough to skip in quiescence.
-                if matches!(mv.promotion, None | Some(Piece::Queen)) || them.has(mv.to) {
-                    out.push(mv);
-                }
-            }
             false
         });
     }
@@ -271,21 +243,6 @@ impl Game for Chess {
         }
     }
 
-    fn null_move(&self) -> Option<Self> {
-        // Zugzwang guard: only with a piece other than pawns and king.
-        let us = self.board.colors(self.board.side_to_move());
-        let minor_major =
-            self.board.occupied() ^ self.board.pieces(Piece::Pawn) ^ self.board.pieces(Piece::King);
-        if (us & minor_major).is_empty() {
-            return None;
-        }
-        // The pieces do not move: the accumulators stay.
-        self.board.null_move().map(|board| Chess {
-            board,
-            ..self.clone()
-        })
-    }
-
     fn hash(&self) -> u64 {
         self.board.hash()
     }
@@ -311,24 +268,6 @@ impl Game for Chess {
         }
     }
 
-    fn evaluate(&self) -> i32 {
-        match self.eval {
-            Eval::Net(net) => {
-                eval::scale_drawish(&self.board, net.evaluate(&self.acc, &self.board))
-            }
-            Eval::Tuned(h) => eval::scale_drawish(&self.board, h.evaluate(&self.board)),
-            Eval::Pesto => eval::evaluate(&self.board),
-        }
-    }
-
-    fn parse_human(&self, text: &str) -> Result<Move, String> {
-        self.parse_san(text)
-    }
-
-    fn format_human(&self, mv: Move) -> String {
-        self.san(mv)
-    }
-
     fn end_reason(&self) -> Option<String> {
         let mated = !self.board.checkers().is_empty() && !self.has_legal_move();
         Some(if mated {
@@ -344,79 +283,26 @@ impl Game for Chess {
         })
     }
 
-    fn probe_wdl(&self, depth: i32) -> Option<Outcome> {
-        syzygy::probe_search(&self.board, depth)
-    }
-
-    fn probe_root(&self) -> Option<(Vec<Move>, Outcome)> {
-        syzygy::probe_root(&self.board)
-    }
-
-    fn in_check(&self) -> bool {
-        !self.board.checkers().is_empty()
-    }
-
-    fn is_tactical(&self, mv: Move) -> bool {
-        mv.promotion == Some(Piece::Queen) || (self.is_capture(mv) && !self.is_castle(mv))
-    }
-
-    fn order_score(&self, mv: Move) -> i32 {
-        let attacker = self.board.piece_on(mv.from).map_or(0, |p| p as usize);
-        let mut score = 0;
-        if self.is_castle(mv) {
-            return 0;
-        }
-        if let Some(victim) = self.board.piece_on(mv.to) {
-            score += ORDER_VALUE[victim as usize] * 16 - ORDER_VALUE[attacker] / 10;
-        } else if self.is_en_passant(mv) {
-            score += ORDER_VALUE[0] * 16 - ORDER_VALUE[0] / 10;
-        }
-        if let Some(p) = mv.promotion {
-            score += ORDER_VALUE[p as usize] * 16;
-        }
-        score
-    }
-
-    fn move_key(mv: Move) -> u16 {
-        let promo = mv.promotion.map_or(0, |p| p as u16 + 1);
-        (mv.from as u16) | ((mv.to as u16) << 6) | (promo << 12)
-    }
-
-    fn history_key(&self, mv: Move) -> usize {
-        (mv.from as usize) * 64 + mv.to as usize
-    }
-
-    fn cont_key(&self, mv: Move) -> usize {
-        let b = &self.board;
-        let piece = b.piece_on(mv.from).map_or(0, |p| p as usize);
-        let black = usize::from(b.side_to_move() == Color::Black);
-        (piece + 6 * black) * 64 + mv.to as usize
-    }
-
-    fn victim(&self, mv: Move) -> usize {
-        if self.is_castle(mv) {
-            return 7;
-        }
-        match self.board.piece_on(mv.to) {
-            Some(p) => p as usize,
-            None if self.is_en_passant(mv) => 0,
-            None => 6,
-        }
-    }
-
-    fn see_ge(&self, mv: Move, threshold: i32) -> bool {
-        see::see_ge(self, mv, threshold)
-    }
-
-    fn structure_key(&self) -> u64 {
-        let b = &self.board;
-        let pawns = b.pieces(Piece::Pawn);
-        crate::bits::mix((pawns & b.colors(Color::White)).0)
-            ^ crate::bits::mix((pawns & b.colors(Color::Black)).0 ^ 0x9e37_79b9_7f4a_7c15)
-    }
-
     fn reversible_plies(&self) -> usize {
         self.board.halfmove_clock() as usize
+    }
+}
+
+impl Notation for Chess {
+    const SIDES: [&'static str; 2] = ["White", "Black"];
+    const UCI: bool = true;
+    const PGN: bool = true;
+
+    fn is_standard_start(&self) -> bool {
+        self.fen() == STARTPOS
+    }
+
+    fn parse_human(&self, text: &str) -> Result<Move, String> {
+        self.parse_san(text)
+    }
+
+    fn format_human(&self, mv: Move) -> String {
+        self.san(mv)
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {
@@ -520,10 +406,143 @@ impl Game for Chess {
         s.push_str(&format!("Checkers: {}", checkers.join(" ")));
         s
     }
+}
+
+impl SearchHints for Chess {
+    const NULL_MOVE: bool = true;
+
+    const FUTILITY_MARGIN: i32 = 90;
+    const ELO_CALIBRATED: bool = true;
+
+    fn tactical_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let b = &self.board;
+        let us = b.side_to_move();
+        let them = b.colors(!us);
+        let pawns = b.pieces(Piece::Pawn);
+        let promo_rank = Rank::Eighth.relative_to(us).bitboard();
+        let ep = b
+            .en_passant()
+            .map(|f| Square::new(f, Rank::Sixth.relative_to(us)).bitboard())
+            .unwrap_or(BitBoard::EMPTY);
+        b.generate_moves(|mut pm| {
+            let mut mask = them;
+            if pawns.has(pm.from) {
+                mask |= ep | promo_rank;
+            }
+            pm.to &= mask;
+            for mv in pm {
+                // Under-promotions without capture are quiet enough to skip in quiescence.
+                if matches!(mv.promotion, None | Some(Piece::Queen)) || them.has(mv.to) {
+                    out.push(mv);
+                }
+            }
+            false
+        });
+    }
+
+    fn null_move(&self) -> Option<Self> {
+        // Zugzwang guard: only with a piece other than pawns and king.
+        let us = self.board.colors(self.board.side_to_move());
+        let minor_major =
+            self.board.occupied() ^ self.board.pieces(Piece::Pawn) ^ self.board.pieces(Piece::King);
+        if (us & minor_major).is_empty() {
+            return None;
+        }
+        // The pieces do not move: the accumulators stay.
+        self.board.null_move().map(|board| Chess {
+            board,
+            ..self.clone()
+        })
+    }
+
+    fn evaluate(&self) -> i32 {
+        match self.eval {
+            Eval::Net(net) => {
+                eval::scale_drawish(&self.board, net.evaluate(&self.acc, &self.board))
+            }
+            Eval::Tuned(h) => eval::scale_drawish(&self.board, h.evaluate(&self.board)),
+            Eval::Pesto => eval::evaluate(&self.board),
+        }
+    }
+
+    fn in_check(&self) -> bool {
+        !self.board.checkers().is_empty()
+    }
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        mv.promotion == Some(Piece::Queen) || (self.is_capture(mv) && !self.is_castle(mv))
+    }
+
+    fn order_score(&self, mv: Move) -> i32 {
+        let attacker = self.board.piece_on(mv.from).map_or(0, |p| p as usize);
+        let mut score = 0;
+        if self.is_castle(mv) {
+            return 0;
+        }
+        if let Some(victim) = self.board.piece_on(mv.to) {
+            score += ORDER_VALUE[victim as usize] * 16 - ORDER_VALUE[attacker] / 10;
+        } else if self.is_en_passant(mv) {
+            score += ORDER_VALUE[0] * 16 - ORDER_VALUE[0] / 10;
+        }
+        if let Some(p) = mv.promotion {
+            score += ORDER_VALUE[p as usize] * 16;
+        }
+        score
+    }
+
+    fn move_key(mv: Move) -> u16 {
+        let promo = mv.promotion.map_or(0, |p| p as u16 + 1);
+        (mv.from as u16) | ((mv.to as u16) << 6) | (promo << 12)
+    }
+
+    fn history_key(&self, mv: Move) -> usize {
+        (mv.from as usize) * 64 + mv.to as usize
+    }
+
+    fn cont_key(&self, mv: Move) -> usize {
+        let b = &self.board;
+        let piece = b.piece_on(mv.from).map_or(0, |p| p as usize);
+        let black = usize::from(b.side_to_move() == Color::Black);
+        (piece + 6 * black) * 64 + mv.to as usize
+    }
+
+    fn victim(&self, mv: Move) -> usize {
+        if self.is_castle(mv) {
+            return 7;
+        }
+        match self.board.piece_on(mv.to) {
+            Some(p) => p as usize,
+            None if self.is_en_passant(mv) => 0,
+            None => 6,
+        }
+    }
+
+    fn see_ge(&self, mv: Move, threshold: i32) -> bool {
+        see::see_ge(self, mv, threshold)
+    }
+
+    fn structure_key(&self) -> u64 {
+        let b = &self.board;
+        let pawns = b.pieces(Piece::Pawn);
+        crate::bits::mix((pawns & b.colors(Color::White)).0)
+            ^ crate::bits::mix((pawns & b.colors(Color::Black)).0 ^ 0x9e37_79b9_7f4a_7c15)
+    }
 
     const BENCH_DEPTH: u32 = 10;
+
     fn bench_fens() -> &'static [&'static str] {
         BENCH_FENS
+    }
+}
+
+impl Oracles for Chess {
+    fn probe_wdl(&self, depth: i32) -> Option<Outcome> {
+        syzygy::probe_search(&self.board, depth)
+    }
+
+    fn probe_root(&self) -> Option<(Vec<Move>, Outcome)> {
+        syzygy::probe_root(&self.board)
     }
 
     fn options() -> &'static [GameOption] {

@@ -194,7 +194,7 @@ pub fn evaluate_fresh(net: &Net, board: &Board) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::game::{Notation, Oracles, Rules, SearchHints};
     use crate::games::chess::Chess;
     use crate::learn::rng::Rng;
 

@@ -15,7 +15,7 @@
 use super::board::Geo;
 use super::{Othello, PASS};
 use crate::bits::Bits;
-use crate::game::{BookMove as GameBookMove, Game};
+use crate::game::{BookMove as GameBookMove, Rules};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock, RwLock};
 
