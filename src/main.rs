@@ -6,7 +6,7 @@ use log::error;
 use std::io::Write;
 use std::process::ExitCode;
 use tabula::bits::U256;
-use tabula::game::Game;
+use tabula::game::{Game, Oracles};
 use tabula::games::chess::Chess;
 use tabula::games::connect4::Connect4;
 use tabula::games::domineering::Domineering;

@@ -1,15 +1,15 @@
 //! Perft: the number of leaf nodes of the legal-move tree to a fixed depth, the standard test
 //! of move generation. Bulk-counts the last ply, and splits the root moves over threads.
 
-use crate::game::Game;
+use crate::game::{Game, Rules};
 
-/// Perft of `pos` (the game's own `Game::perft`, which may be a faster special case).
+/// Perft of `pos` (the game's own `Rules::perft`, which may be a faster special case).
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
     pos.perft(depth)
 }
 
-/// Perft over the `Game` interface: copy-make with bulk counting at the last ply.
-pub fn generic<G: Game>(pos: &G, depth: u32) -> u64 {
+/// Perft over the `Rules` interface: copy-make with bulk counting at the last ply.
+pub fn generic<G: Rules>(pos: &G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }

@@ -5,7 +5,7 @@
 //!
 //! Results are "1-0" (player 1 won), "0-1", "1/2-1/2", "*" (unfinished).
 
-use crate::game::{Game, GameResult};
+use crate::game::{Game, GameResult, Player};
 
 /// A game in progress: the start, the moves, and every position's hash (for repetition).
 #[derive(Clone)]
@@ -153,14 +153,14 @@ impl Record {
     /// `standard_start`.
     pub fn of<G: Game>(line: &GameLine<G>, tags: &[(&str, String)], standard: bool) -> Record {
         let mut r = Record::default();
-        if G::NAME != "chess" {
+        if !G::PGN {
             r.set("Game", G::NAME);
         }
         for (k, v) in tags {
             r.set(k, v.clone());
         }
         if !standard {
-            if G::NAME == "chess" {
+            if G::PGN {
                 r.set("SetUp", "1");
             }
             r.set("FEN", line.start.fen());
@@ -170,8 +170,15 @@ impl Record {
         r
     }
 
-    /// The text: tags, a blank line, the moves (chess with move numbers), the result.
-    pub fn to_text(&self, chess: bool, black_starts: bool) -> String {
+    /// The text of a record of a `G` game that started at `start`: with PGN's move numbers
+    /// where the game's records are PGN.
+    pub fn text_of<G: Game>(&self, start: &G) -> String {
+        self.to_text(G::PGN, G::PGN && start.to_move() == Player::P2)
+    }
+
+    /// The text: tags, a blank line, the moves (`numbered`: with PGN's move numbers, the
+    /// first by Black where `black_starts`), the result.
+    pub fn to_text(&self, numbered: bool, black_starts: bool) -> String {
         let mut s = String::new();
         // PGN's seven-tag roster first, in its order; then the rest as given.
         const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
@@ -190,7 +197,7 @@ impl Record {
             .and_then(|n| n.parse::<usize>().ok())
             .unwrap_or(1);
         for (i, m) in self.moves.iter().enumerate() {
-            if chess {
+            if numbered {
                 let white = (i % 2 == 0) != black_starts;
                 if white {
                     tokens.push(format!("{number}."));
@@ -294,6 +301,7 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Notation;
     use crate::games::chess::Chess;
     use crate::games::connect4::Connect4;
 

@@ -6,7 +6,7 @@ mod common;
 
 use common::Rng;
 use std::collections::BTreeSet;
-use tabula::game::Game;
+use tabula::game::{Notation, Rules};
 use tabula::games::chess::Chess;
 
 #[derive(Clone)]

@@ -4,7 +4,7 @@ mod common;
 
 use common::conformance::{check_position, playouts};
 use cozy_chess::GameStatus;
-use tabula::game::{Game, Outcome};
+use tabula::game::{Game, Notation, Outcome, Rules};
 use tabula::games::chess::Chess;
 
 /// Every game's bench positions are valid positions of that game.

@@ -6,7 +6,7 @@ mod common;
 use common::Rng;
 use common::conformance::{check_position, playouts};
 use tabula::bits::{Bits, U256};
-use tabula::game::{Game, Outcome};
+use tabula::game::{Notation, Oracles, Outcome, Rules};
 use tabula::games::othello::{Othello, PASS, endgame};
 use tabula::perft::perft;
 
@@ -300,7 +300,7 @@ fn game_end_and_margin() {
     );
 }
 
-/// Play's endgame on 8x8 (`Game::solve_in_play`): a position of 24 empties is left to the
+/// Play's endgame on 8x8 (`Oracles::solve_in_play`): a position of 24 empties is left to the
 /// heuristic search with 30 ms a move (the selective search starts at 23 empties below 50 ms);
 /// a position of 22 empties is searched selectively to the end with 1 s; stopped
 /// after 2 s, the selective search has a legal move whose exact value (the midgame set's

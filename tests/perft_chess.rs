@@ -1,7 +1,7 @@
 //! Chess perft on the six standard positions. Counts are the published ones (Chess
 //! Programming Wiki, "Perft Results"; the same figures as ../shared/data/chess).
 
-use tabula::game::Game;
+use tabula::game::Notation;
 use tabula::games::chess::Chess;
 use tabula::perft::perft;
 

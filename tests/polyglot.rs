@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::mpsc::channel;
 use std::time::Duration;
-use tabula::game::Game;
+use tabula::game::{Notation, Rules};
 use tabula::games::chess::Chess;
 
 fn polyglot() -> Option<PathBuf> {

@@ -16,7 +16,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use tabula::game::{Game, GameResult};
+use tabula::game::{Game, GameResult, Notation, Rules};
 use tabula::games::chess::Chess;
 use tabula::games::connect4::Connect4;
 use tabula::games::domineering::Domineering;

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 use tabula::engine::Engine;
-use tabula::game::{Game, GameResult, Player};
+use tabula::game::{Game, GameResult, Notation, Player, Rules};
 use tabula::games::chess::Chess;
 use tabula::games::connect4::Connect4;
 use tabula::games::othello::Othello;
@@ -104,7 +104,7 @@ fn generous() -> Limits {
 
 /// Plays one game from `start`; `engines[0]` has White. Unfinished after 300 plies: a draw.
 fn play(start: &Chess, engines: &mut [Engine<Chess>; 2]) -> Option<GameResult> {
-    let mut line: Vec<<Chess as Game>::Move> = Vec::new();
+    let mut line: Vec<<Chess as Rules>::Move> = Vec::new();
     for _ in 0..300 {
         let mut pos = start.clone();
         for &m in &line {

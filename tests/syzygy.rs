@@ -5,7 +5,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use tabula::engine::Engine;
-use tabula::game::{Game, GameResult, Outcome};
+use tabula::game::{GameResult, Notation, Outcome, Rules};
 use tabula::games::chess::{Chess, syzygy};
 use tabula::search::Limits;
 

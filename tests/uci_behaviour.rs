@@ -10,7 +10,7 @@ mod common;
 
 use common::{EngineProc, Rng};
 use std::time::{Duration, Instant};
-use tabula::game::Game;
+use tabula::game::{Notation, Rules, SearchHints};
 use tabula::games::chess::Chess;
 
 const T: Duration = Duration::from_secs(20);

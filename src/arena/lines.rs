@@ -75,6 +75,7 @@ pub fn lines_to<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Notation, Rules};
     use crate::games::othello::Othello;
 
     /// Each line, played from the start, reaches its opening, in as many moves as the

@@ -112,16 +112,6 @@ fn pgn_date() -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
-fn side_names<G: Game>() -> (&'static str, &'static str) {
-    match G::NAME {
-        "chess" => ("White", "Black"),
-        "othello" => ("Black", "White"),
-        "connect4" => ("Red", "Yellow"),
-        "domineering" => ("Horizontal", "Vertical"),
-        _ => ("P1", "P2"),
-    }
-}
-
 /// The summary of a finished match.
 pub struct Summary {
     pub tallies: Vec<Tally>,
@@ -179,7 +169,7 @@ pub fn run<G: Game + Send + Sync>(start: G, cfg: MatchConfig) -> Result<Summary,
     let queue = Arc::new(Mutex::new(jobs));
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<Done>();
-    let (p1_name, p2_name) = side_names::<G>();
+    let [p1_name, p2_name] = G::SIDES;
     let date = pgn_date();
     let mut records = match &cfg.records {
         Some(p) => Some(
@@ -187,11 +177,7 @@ pub fn run<G: Game + Send + Sync>(start: G, cfg: MatchConfig) -> Result<Summary,
         ),
         None => None,
     };
-    let default_proto = if G::NAME == "chess" {
-        Proto::Uci
-    } else {
-        Proto::Ugi
-    };
+    let default_proto = if G::UCI { Proto::Uci } else { Proto::Ugi };
     let mut summary = Summary {
         tallies: vec![Tally::default(); n],
         pairings: pairings

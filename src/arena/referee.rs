@@ -232,11 +232,10 @@ pub fn play<G: Game>(
             t.push(("Result", result_text(result).into()));
             t.push(("Termination", reason.clone()));
             let rec = Record::of(line, &t, standard);
-            let black_starts = G::NAME == "chess" && line.start.to_move() == Player::P2;
             Played {
                 result,
                 reason,
-                record: rec.to_text(G::NAME == "chess", black_starts),
+                record: rec.text_of(&line.start),
                 notes,
                 plies: line.moves.len(),
             }

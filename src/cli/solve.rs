@@ -7,7 +7,7 @@
 
 use std::io::BufRead;
 use std::time::Instant;
-use tabula::game::Game;
+use tabula::game::Notation;
 use tabula::games::connect4::Connect4;
 
 /// Writes the 7x6 opening book (see `games::connect4::book`) to stdout, level by level.

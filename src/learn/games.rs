@@ -353,7 +353,7 @@ pub fn merge(out: &Path, inputs: &[std::path::PathBuf]) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::game::{Notation, Rules};
     use crate::games::chess::Chess;
 
     fn a_game() -> GameRecord<Chess> {

@@ -126,7 +126,7 @@ pub fn import<G: Learn>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::game::Notation;
     use crate::games::chess::Chess;
     use crate::learn::format::{HEADER, Header};
     use crate::learn::games;

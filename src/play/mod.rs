@@ -137,7 +137,7 @@ impl<'a, G: Show, R: BufRead, W: Write> Session<'a, G, R, W> {
     }
 
     fn name(&self, p: Player) -> &'static str {
-        self.line.pos.side_name(p)
+        G::SIDES[p.index()]
     }
 
     fn show_board(&mut self) {
@@ -181,7 +181,7 @@ impl<'a, G: Show, R: BufRead, W: Write> Session<'a, G, R, W> {
 
     fn record(&self) -> Record {
         // Chess records give a FEN only for other starts; the other games always do.
-        let standard = G::NAME == "chess" && self.line.start.fen() == crate::games::chess::STARTPOS;
+        let standard = self.line.start.is_standard_start();
         let (r, why) = match self.result() {
             Some((r, why)) => (Some(r), why),
             None => (None, "unterminated".into()),
@@ -193,14 +193,13 @@ impl<'a, G: Show, R: BufRead, W: Write> Session<'a, G, R, W> {
                 "tabula".to_string()
             }
         };
-        let chess = G::NAME == "chess";
         let mut tags: Vec<(&str, String)> = vec![
             ("Event", "tabula play".into()),
             ("Site", "terminal".into()),
             ("Date", "????.??.??".into()),
             ("Round", "-".into()),
-            (if chess { "White" } else { "P1" }, who(self.cfg.human[0])),
-            (if chess { "Black" } else { "P2" }, who(self.cfg.human[1])),
+            (if G::PGN { "White" } else { "P1" }, who(self.cfg.human[0])),
+            (if G::PGN { "Black" } else { "P2" }, who(self.cfg.human[1])),
             ("Result", result_text(r).into()),
             ("Termination", why),
         ];
@@ -220,8 +219,7 @@ impl<'a, G: Show, R: BufRead, W: Write> Session<'a, G, R, W> {
             self.say("Say where: save FILE");
             return;
         };
-        let black_starts = G::NAME == "chess" && self.line.start.to_move() == Player::P2;
-        let text = self.record().to_text(G::NAME == "chess", black_starts);
+        let text = self.record().text_of(&self.line.start);
         match std::fs::write(&path, text) {
             Ok(()) => self.say(&format!("Saved to {path}.")),
             Err(e) => self.say(&format!(
@@ -303,7 +301,7 @@ impl<'a, G: Show, R: BufRead, W: Write> Session<'a, G, R, W> {
             Err(e) => e,
         };
         // Chess, as the original program did: a square alone picks the piece to move.
-        if G::NAME == "chess" && squeezed.len() == 2 {
+        if G::PICK_BY_SQUARE && squeezed.len() == 2 {
             let from = squeezed.to_ascii_lowercase();
             let targets: Vec<(G::Move, String)> = self
                 .legal()

@@ -4,7 +4,7 @@
 //! the moves of the game.
 
 use crate::bits::Bits;
-use crate::game::{Game, Player};
+use crate::game::{Game, Rules};
 use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
 use crate::games::domineering::Domineering;
@@ -38,8 +38,9 @@ fn paint(style: &Style, code: &str, text: &str) -> String {
 
 /// Game-specific presentation for `tabula play`.
 pub trait Show: Game {
-    /// "White", "Black", "Red", "Horizontal", ...
-    fn side_name(&self, p: Player) -> &'static str;
+    /// Whether a square alone picks the piece to move from it (chess, as the original program
+    /// did: `e2` asks where to).
+    const PICK_BY_SQUARE: bool = false;
     fn render(line: &GameLine<Self>, style: &Style) -> String;
     /// One line on how to type a move.
     fn move_help(&self) -> &'static str;
@@ -56,12 +57,7 @@ fn letters(n: u32, width: usize) -> String {
 }
 
 impl Show for Chess {
-    fn side_name(&self, p: Player) -> &'static str {
-        match p {
-            Player::P1 => "White",
-            Player::P2 => "Black",
-        }
-    }
+    const PICK_BY_SQUARE: bool = true;
 
     fn move_help(&self) -> &'static str {
         "e4, Nf3, exd5, O-O, e8=Q (or e2e4; a square alone, e.g. e2, asks where to)"
@@ -132,13 +128,6 @@ impl Show for Chess {
 }
 
 impl Show for Connect4 {
-    fn side_name(&self, p: Player) -> &'static str {
-        match p {
-            Player::P1 => "Red",
-            Player::P2 => "Yellow",
-        }
-    }
-
     fn move_help(&self) -> &'static str {
         "the letter of a column (a is the leftmost)"
     }
@@ -250,13 +239,6 @@ fn winning_line(line: &GameLine<Connect4>) -> Vec<(u32, u32)> {
 }
 
 impl<B: Bits> Show for Othello<B> {
-    fn side_name(&self, p: Player) -> &'static str {
-        match p {
-            Player::P1 => "Black",
-            Player::P2 => "White",
-        }
-    }
-
     fn move_help(&self) -> &'static str {
         "a square such as d3 (column letter, row number); passes are made for you"
     }
@@ -309,13 +291,6 @@ impl<B: Bits> Show for Othello<B> {
 }
 
 impl<B: Bits> Show for Domineering<B> {
-    fn side_name(&self, p: Player) -> &'static str {
-        match p {
-            Player::P1 => "Horizontal",
-            Player::P2 => "Vertical",
-        }
-    }
-
     fn move_help(&self) -> &'static str {
         "the two cells of the domino, e.g. c3d3 (Horizontal) or c3c4 (Vertical); or just its top-left cell, c3"
     }

@@ -188,11 +188,8 @@ impl<G: Game> Session<G> {
     }
 
     fn dialect(&self) -> Dialect {
-        self.dialect.unwrap_or(if G::NAME == "chess" {
-            Dialect::Uci
-        } else {
-            Dialect::Ugi
-        })
+        self.dialect
+            .unwrap_or(if G::UCI { Dialect::Uci } else { Dialect::Ugi })
     }
 
     /// One `info string error:` line (and log line) for each line of `msg`.
@@ -207,7 +204,7 @@ impl<G: Game> Session<G> {
         self.dialect = Some(d);
         self.out.line(&format!("id name {ENGINE_NAME}"));
         self.out.line(&format!("id author {AUTHOR}"));
-        let chess = if G::NAME == "chess" {
+        let chess = if G::ELO_CALIBRATED {
             CHESS_OPTIONS
         } else {
             &[]

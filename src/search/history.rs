@@ -1,8 +1,8 @@
 //! What a search thread learns while it searches, kept from move to move (cleared by a new
-//! game): the quiet-move history by side and `Game::history_key`, the capture history by
+//! game): the quiet-move history by side and `SearchHints::history_key`, the capture history by
 //! `cont_key` and victim, continuation histories (a move's value after the move one and two
 //! plies before it, by `cont_key`s), and the correction history that nudges the static
-//! evaluation towards what searches found, by side and `Game::structure_key`.
+//! evaluation towards what searches found, by side and `SearchHints::structure_key`.
 //!
 //! Every value moves by "gravity" updates (`gravity`): it stays within +-`MAX` and a bonus
 //! counts for less the closer the value already is to the limit.

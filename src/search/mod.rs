@@ -198,7 +198,7 @@ fn run_search<G: Game>(
     })
 }
 
-/// Runs the game's exact solver first when the limits allow it, giving it `Game::solver_share`
+/// Runs the game's exact solver first when the limits allow it, giving it `Oracles::solver_share`
 /// percent of the move's soft budget (within 75% of the hard limit, 95% once it holds a result); `None` when the game has no solver for this position, the limits forbid it,
 /// or the solver did not finish.
 fn try_solver<G: Game>(

@@ -5,7 +5,7 @@
 //! Score convention: from the side to move; `MATE - n` mates in n plies from the root.
 //! Pruning that reasons in evaluation units (reverse futility, razoring, futility, static
 //! exchange and singular margins) runs only for games whose evaluation is in such units
-//! (`Game::FUTILITY_MARGIN > 0`, chess); the others get the move ordering, reductions and
+//! (`SearchHints::FUTILITY_MARGIN > 0`, chess); the others get the move ordering, reductions and
 //! late-move pruning that need no scale.
 
 use super::history::NO_CONT;

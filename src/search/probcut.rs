@@ -2,7 +2,7 @@
 //! midgame): at a non-PV node `depth` plies deep, a null-window search `shallow` plies deep
 //! (`shallow_depth`) predicts the deep one; where the prediction clears beta (or falls short of
 //! alpha) by `CONFIDENCE` standard deviations of the difference between the two, measured by
-//! the game for its own evaluation (`Game::eval_error_sigma`), the node returns that bound
+//! the game for its own evaluation (`SearchHints::eval_error_sigma`), the node returns that bound
 //! without the deep search. Only for games that give such a measure (Othello); the shallow
 //! searches may cut in turn (multi-level).
 //!

@@ -1,9 +1,13 @@
 //! The generic conformance test, run on every game: random playouts in which every legal move
 //! is played, the parent is left untouched (copy-make's "undo"), hashes follow the position,
-//! move and FEN strings round-trip, and terminal positions score right.
+//! move and FEN strings round-trip, terminal positions score right, and the search's keys keep
+//! what `tabula::game` promises (unique non-zero move keys, history and continuation keys in
+//! range).
+
+use std::collections::HashMap;
 
 use super::Rng;
-use tabula::game::{Game, GameResult, Outcome};
+use tabula::game::{CONT_SIZE, Game, GameResult, HISTORY_SIZE, Outcome};
 
 pub fn check_position<G: Game>(pos: &G) {
     let mut moves = Vec::new();
@@ -34,7 +38,6 @@ pub fn check_position<G: Game>(pos: &G) {
             .parse_move(&text)
             .unwrap_or_else(|e| panic!("{fen}: {text}: {e}"));
         assert_eq!(parsed, m, "{fen}: '{text}' does not round-trip");
-        assert_ne!(G::move_key(m), 0);
         let mut child = pos.clone();
         child.play(m);
         assert_ne!(
@@ -55,11 +58,18 @@ pub fn check_position<G: Game>(pos: &G) {
         "playing on a clone changed the parent"
     );
 
+    check_keys(pos, &moves);
+
     // Tactical moves are legal moves.
     let mut tactical = Vec::new();
     pos.tactical_moves(&mut tactical);
     for t in &tactical {
         assert!(moves.contains(t), "{fen}: tactical move {t:?} is not legal");
+        assert!(
+            pos.is_tactical(*t),
+            "{fen}: tactical move {t:?} is not is_tactical"
+        );
+        assert!(pos.victim(*t) < 8, "{fen}: victim of {t:?} out of range");
     }
 
     // Terminal positions.
@@ -73,6 +83,33 @@ pub fn check_position<G: Game>(pos: &G) {
     if let Some(o) = outcome {
         let r = pos.result().expect("result");
         assert_eq!(r, GameResult::from_outcome(o, pos.to_move()));
+    }
+}
+
+/// The keys of the search's tables (see `tabula::game`): `move_key` non-zero and different for
+/// each legal move of the position, `history_key` below `HISTORY_SIZE`, `cont_key` below
+/// `CONT_SIZE - 1` (the last key stands for "no move").
+fn check_keys<G: Game>(pos: &G, moves: &[G::Move]) {
+    let mut seen: HashMap<u16, G::Move> = HashMap::new();
+    for &m in moves {
+        let key = G::move_key(m);
+        assert_ne!(key, 0, "{}: move {m:?} has key 0", pos.fen());
+        if let Some(other) = seen.insert(key, m) {
+            panic!("{}: moves {other:?} and {m:?} share key {key}", pos.fen());
+        }
+        let h = pos.history_key(m);
+        assert!(
+            h < HISTORY_SIZE,
+            "{}: history key {h} of {m:?} not below {HISTORY_SIZE}",
+            pos.fen()
+        );
+        let c = pos.cont_key(m);
+        assert!(
+            c < CONT_SIZE - 1,
+            "{}: continuation key {c} of {m:?} not below {}",
+            pos.fen(),
+            CONT_SIZE - 1
+        );
     }
 }
 

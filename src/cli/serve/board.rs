@@ -4,7 +4,7 @@
 //! legality and the results all come from the game's `Game` implementation.
 
 use tabula::bits::Bits;
-use tabula::game::{Game, Outcome};
+use tabula::game::{Game, Notation, Oracles, Outcome, Rules};
 use tabula::games::chess::Chess;
 use tabula::games::connect4::Connect4;
 use tabula::games::connect4::{book, solver};
@@ -33,8 +33,6 @@ const OTHELLO_EXACT_EMPTIES: u32 = 16;
 const DOMINEERING_EXACT_CELLS: u32 = 64;
 
 pub trait View: Game {
-    /// The names of player 1 and player 2.
-    const SIDES: [&'static str; 2];
     /// How the page enters a move: `from-to` (two clicks), `cell` (one click) or `column`.
     const INPUT: &'static str;
 
@@ -131,7 +129,6 @@ fn top_down(text: &str) -> Vec<Cell> {
 }
 
 impl View for Chess {
-    const SIDES: [&'static str; 2] = ["White", "Black"];
     const INPUT: &'static str = "from-to";
 
     fn move_cells(&self, mv: Self::Move) -> Vec<Cell> {
@@ -144,7 +141,6 @@ impl View for Chess {
 }
 
 impl<B: Bits> View for Othello<B> {
-    const SIDES: [&'static str; 2] = ["Black", "White"];
     const INPUT: &'static str = "cell";
 
     fn move_cells(&self, mv: Self::Move) -> Vec<Cell> {
@@ -181,7 +177,6 @@ impl<B: Bits> View for Othello<B> {
 }
 
 impl View for Connect4 {
-    const SIDES: [&'static str; 2] = ["Red", "Yellow"];
     const INPUT: &'static str = "column";
 
     /// The cell the stone lands on.
@@ -234,7 +229,6 @@ impl View for Connect4 {
 }
 
 impl<B: Bits> View for Domineering<B> {
-    const SIDES: [&'static str; 2] = ["Horizontal", "Vertical"];
     const INPUT: &'static str = "cell";
 
     /// Covered cells as domino halves: `h<` `h>` (Horizontal's, left and right), `v^` `vv`

@@ -217,11 +217,7 @@ pub fn run<G: View>(
     tabula_args: Vec<String>,
 ) {
     let mut running: Vec<Running> = Vec::new();
-    let proto_default = if G::NAME == "chess" {
-        Proto::Uci
-    } else {
-        Proto::Ugi
-    };
+    let proto_default = if G::UCI { Proto::Uci } else { Proto::Ugi };
     loop {
         let job = {
             let mut inner = shared.lock();
@@ -346,7 +342,7 @@ fn search<G: View>(
     }
     c.send(&job.position)?;
     c.send(&job.go)?;
-    let chess = G::NAME == "chess";
+    let chess = G::UCI; // UCI counts mates in moves, UGI in plies
     let movetime = shared.lock().settings.movetime_ms;
     let give_up = Instant::now() + Duration::from_millis(movetime) + GRACE;
     let mut stopped: Option<Instant> = None;

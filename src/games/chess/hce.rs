@@ -328,7 +328,7 @@ impl Features<Chess> for HceInputs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::game::Notation;
 
     fn active(fen: &str) -> Vec<usize> {
         let pos = Chess::default().parse_fen(fen).unwrap();

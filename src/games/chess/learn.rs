@@ -161,7 +161,7 @@ pub fn board_from_packed(bytes: &[u8]) -> Result<Board, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::game::{Notation, Rules};
 
     #[test]
     fn pack_round_trip() {

@@ -1,6 +1,7 @@
 //! Chess on top of `cozy-chess`: legal moves, FEN, zobrist hashing and Chess960 come from the
-//! crate; this module adds the draw rules, the UCI move notation (standard castling `e1g1` or
-//! king-takes-rook `e1h1` with `UCI_Chess960`), ordering scores and the evaluation.
+//! crate; this module adds the draw rules, ordering scores and the evaluation, and `notation`
+//! the UCI move notation (standard castling `e1g1` or king-takes-rook `e1h1` with
+//! `UCI_Chess960`).
 //!
 //! cozy-chess always represents castling as king-takes-rook; the conversion to the standard
 //! form happens only in `format_move`, and `parse_move` accepts both forms.
@@ -9,6 +10,7 @@ pub(crate) mod eval;
 pub mod hce;
 pub mod learn;
 pub mod nnue;
+mod notation;
 mod pst;
 mod san;
 mod see;
@@ -18,7 +20,7 @@ mod weights;
 
 pub use weights::Eval;
 
-use crate::game::{Game, GameOption, Outcome, Player};
+use crate::game::{GameOption, Oracles, Outcome, Player, Rules, SearchHints};
 use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Rank, Square};
 use nnue::{Accumulator, Net};
 
@@ -187,11 +189,10 @@ impl Chess {
     }
 }
 
-impl Game for Chess {
+impl Rules for Chess {
     type Move = Move;
+
     const NAME: &'static str = "chess";
-    const NULL_MOVE: bool = true;
-    const FUTILITY_MARGIN: i32 = 90;
 
     fn to_move(&self) -> Player {
         match self.board.side_to_move() {
@@ -204,33 +205,6 @@ impl Game for Chess {
         out.clear();
         self.board.generate_moves(|pm| {
             out.extend(pm);
-            false
-        });
-    }
-
-    fn tactical_moves(&self, out: &mut Vec<Move>) {
-        out.clear();
-        let b = &self.board;
-        let us = b.side_to_move();
-        let them = b.colors(!us);
-        let pawns = b.pieces(Piece::Pawn);
-        let promo_rank = Rank::Eighth.relative_to(us).bitboard();
-        let ep = b
-            .en_passant()
-            .map(|f| Square::new(f, Rank::Sixth.relative_to(us)).bitboard())
-            .unwrap_or(BitBoard::EMPTY);
-        b.generate_moves(|mut pm| {
-            let mut mask = them;
-            if pawns.has(pm.from) {
-                mask |= ep | promo_rank;
-            }
-            pm.to &= mask;
-            for mv in pm {
-                // Under-promotions without capture are quiet enough to skip in quiescence.
-                if matches!(mv.promotion, None | Some(Piece::Queen)) || them.has(mv.to) {
-                    out.push(mv);
-                }
-            }
             false
         });
     }
@@ -276,21 +250,6 @@ impl Game for Chess {
         }
     }
 
-    fn null_move(&self) -> Option<Self> {
-        // Zugzwang guard: only with a piece other than pawns and king.
-        let us = self.board.colors(self.board.side_to_move());
-        let minor_major =
-            self.board.occupied() ^ self.board.pieces(Piece::Pawn) ^ self.board.pieces(Piece::King);
-        if (us & minor_major).is_empty() {
-            return None;
-        }
-        // The pieces do not move: the accumulators stay.
-        self.board.null_move().map(|board| Chess {
-            board,
-            ..self.clone()
-        })
-    }
-
     fn hash(&self) -> u64 {
         self.board.hash()
     }
@@ -316,24 +275,6 @@ impl Game for Chess {
         }
     }
 
-    fn evaluate(&self) -> i32 {
-        match self.eval {
-            Eval::Net(net) => {
-                eval::scale_drawish(&self.board, net.evaluate(&self.acc, &self.board))
-            }
-            Eval::Tuned(h) => eval::scale_drawish(&self.board, h.evaluate(&self.board)),
-            Eval::Pesto => eval::evaluate(&self.board),
-        }
-    }
-
-    fn parse_human(&self, text: &str) -> Result<Move, String> {
-        self.parse_san(text)
-    }
-
-    fn format_human(&self, mv: Move) -> String {
-        self.san(mv)
-    }
-
     fn end_reason(&self) -> Option<String> {
         let mated = !self.board.checkers().is_empty() && !self.has_legal_move();
         Some(if mated {
@@ -349,12 +290,67 @@ impl Game for Chess {
         })
     }
 
-    fn probe_wdl(&self, depth: i32) -> Option<Outcome> {
-        syzygy::probe_search(&self.board, depth)
+    fn reversible_plies(&self) -> usize {
+        self.board.halfmove_clock() as usize
+    }
+}
+
+impl SearchHints for Chess {
+    const NULL_MOVE: bool = true;
+
+    const FUTILITY_MARGIN: i32 = 90;
+    const ELO_CALIBRATED: bool = true;
+
+    fn tactical_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        let b = &self.board;
+        let us = b.side_to_move();
+        let them = b.colors(!us);
+        let pawns = b.pieces(Piece::Pawn);
+        let promo_rank = Rank::Eighth.relative_to(us).bitboard();
+        let ep = b
+            .en_passant()
+            .map(|f| Square::new(f, Rank::Sixth.relative_to(us)).bitboard())
+            .unwrap_or(BitBoard::EMPTY);
+        b.generate_moves(|mut pm| {
+            let mut mask = them;
+            if pawns.has(pm.from) {
+                mask |= ep | promo_rank;
+            }
+            pm.to &= mask;
+            for mv in pm {
+                // Under-promotions without capture are quiet enough to skip in quiescence.
+                if matches!(mv.promotion, None | Some(Piece::Queen)) || them.has(mv.to) {
+                    out.push(mv);
+                }
+            }
+            false
+        });
     }
 
-    fn probe_root(&self) -> Option<(Vec<Move>, Outcome)> {
-        syzygy::probe_root(&self.board)
+    fn null_move(&self) -> Option<Self> {
+        // Zugzwang guard: only with a piece other than pawns and king.
+        let us = self.board.colors(self.board.side_to_move());
+        let minor_major =
+            self.board.occupied() ^ self.board.pieces(Piece::Pawn) ^ self.board.pieces(Piece::King);
+        if (us & minor_major).is_empty() {
+            return None;
+        }
+        // The pieces do not move: the accumulators stay.
+        self.board.null_move().map(|board| Chess {
+            board,
+            ..self.clone()
+        })
+    }
+
+    fn evaluate(&self) -> i32 {
+        match self.eval {
+            Eval::Net(net) => {
+                eval::scale_drawish(&self.board, net.evaluate(&self.acc, &self.board))
+            }
+            Eval::Tuned(h) => eval::scale_drawish(&self.board, h.evaluate(&self.board)),
+            Eval::Pesto => eval::evaluate(&self.board),
+        }
     }
 
     fn in_check(&self) -> bool {
@@ -420,115 +416,20 @@ impl Game for Chess {
             ^ crate::bits::mix((pawns & b.colors(Color::Black)).0 ^ 0x9e37_79b9_7f4a_7c15)
     }
 
-    fn reversible_plies(&self) -> usize {
-        self.board.halfmove_clock() as usize
-    }
-
-    fn parse_move(&self, text: &str) -> Result<Move, String> {
-        let mv: Move =
-            text.trim().to_ascii_lowercase().parse().map_err(|_| {
-                format!("'{text}' is not a move in UCI notation (e.g. e2e4, e7e8q)")
-            })?;
-        if self.board.is_legal(mv) {
-            // A literal king-takes-own-rook is castling in both modes.
-            return Ok(mv);
-        }
-        if let Some(castle) = self.castle_from_standard(mv) {
-            return Ok(castle);
-        }
-        Err(format!("'{text}' is not legal in {}", self.board))
-    }
-
-    fn format_move(&self, mv: Move) -> String {
-        if !self.chess960 && self.is_castle(mv) {
-            let file = if mv.to.file() > mv.from.file() {
-                File::G
-            } else {
-                File::C
-            };
-            let to = Square::new(file, mv.from.rank());
-            return format!("{}{}", mv.from, to);
-        }
-        mv.to_string()
-    }
-
-    fn parse_fen(&self, fen: &str) -> Result<Self, String> {
-        let fen = fen.split_whitespace().collect::<Vec<_>>().join(" ");
-        // cozy-chess wants all six fields; accept the common four-field form too.
-        let fields = fen.split(' ').count();
-        let full = match fields {
-            4 => format!("{fen} 0 1"),
-            5 => format!("{fen} 1"),
-            _ => fen.clone(),
-        };
-        // cozy-chess pads a board field with missing ranks; insist on 8 ranks of 8 files.
-        let placement = fen.split(' ').next().unwrap_or("");
-        let ranks: Vec<&str> = placement.split('/').collect();
-        let widths_ok = ranks
-            .iter()
-            .all(|r| r.chars().map(|c| c.to_digit(10).unwrap_or(1)).sum::<u32>() == 8);
-        if ranks.len() != 8 || !widths_ok {
-            return Err(format!(
-                "invalid FEN '{fen}': the board needs 8 ranks of 8 squares"
-            ));
-        }
-        let board: Board = full
-            .parse()
-            .map_err(|e| format!("invalid FEN '{fen}': {e}"))?;
-        if Self::side_not_to_move_in_check(&board) {
-            return Err(format!(
-                "invalid FEN '{fen}': the side not to move is in check"
-            ));
-        }
-        Ok(Chess::with(board, self.chess960, self.eval))
-    }
-
-    fn fen(&self) -> String {
-        if self.chess960 {
-            format!("{:#}", self.board)
-        } else {
-            self.board.to_string()
-        }
-    }
-
-    fn diagram(&self) -> String {
-        let mut s = String::from("\n +---+---+---+---+---+---+---+---+\n");
-        for rank in Rank::ALL.iter().rev() {
-            for file in File::ALL {
-                let sq = Square::new(file, *rank);
-                let c = match (self.board.piece_on(sq), self.board.color_on(sq)) {
-                    (Some(p), Some(color)) => {
-                        let ch: char = p.into();
-                        if color == Color::White {
-                            ch.to_ascii_uppercase()
-                        } else {
-                            ch
-                        }
-                    }
-                    _ => ' ',
-                };
-                s.push_str(&format!(" | {c}"));
-            }
-            s.push_str(&format!(
-                " | {}\n +---+---+---+---+---+---+---+---+\n",
-                *rank as usize + 1
-            ));
-        }
-        s.push_str("   a   b   c   d   e   f   g   h\n\n");
-        s.push_str(&format!("Fen: {}\nKey: {:016X}\n", self.fen(), self.hash()));
-        let checkers: Vec<String> = self
-            .board
-            .checkers()
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        s.push_str(&format!("Checkers: {}", checkers.join(" ")));
-        s
-    }
-
     const BENCH_DEPTH: u32 = 10;
+
     fn bench_fens() -> &'static [&'static str] {
         BENCH_FENS
+    }
+}
+
+impl Oracles for Chess {
+    fn probe_wdl(&self, depth: i32) -> Option<Outcome> {
+        syzygy::probe_search(&self.board, depth)
+    }
+
+    fn probe_root(&self) -> Option<(Vec<Move>, Outcome)> {
+        syzygy::probe_root(&self.board)
     }
 
     fn options() -> &'static [GameOption] {

@@ -311,7 +311,7 @@ pub(crate) fn evaluate_fresh(net: &Net, board: &Board) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::game::{Notation, Oracles, Rules, SearchHints};
     use crate::games::chess::Chess;
     use crate::learn::rng::Rng;
 

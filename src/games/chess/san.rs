@@ -6,7 +6,7 @@
 //! Castling is king-takes-rook inside (cozy-chess); SAN shows `O-O` / `O-O-O`.
 
 use super::Chess;
-use crate::game::Game;
+use crate::game::{Notation, Rules};
 use cozy_chess::{File, Move, Piece, Rank, Square};
 
 fn piece_letter(p: Piece) -> char {

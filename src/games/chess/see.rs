@@ -87,7 +87,7 @@ pub fn see_ge(c: &Chess, mv: Move, threshold: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::game::Notation;
 
     /// (fen, move, what it exercises, exchange value): hand-checked swaps.
     const TABLE: &[(&str, &str, &str, i32)] = &[

@@ -12,7 +12,7 @@ mod eval;
 pub mod solver;
 
 use crate::bits::mix;
-use crate::game::{Game, Outcome, Player, Solved};
+use crate::game::{Notation, Oracles, Outcome, Player, Rules, SearchHints, Solved};
 use crate::games::fen_rows::{read_row, write_row};
 use crate::search::MATE;
 use board::{Board, Dims};
@@ -114,8 +114,9 @@ impl Connect4 {
     }
 }
 
-impl Game for Connect4 {
+impl Rules for Connect4 {
     type Move = u8;
+
     const NAME: &'static str = "connect4";
 
     fn to_move(&self) -> Player {
@@ -165,29 +166,10 @@ impl Game for Connect4 {
             None
         }
     }
+}
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(&self.b)
-    }
-
-    fn order_score(&self, mv: u8) -> i32 {
-        let w = self.b.dims.width as i32;
-        let centre = -(2 * mv as i32 - (w - 1)).abs();
-        let wins = if self.b.is_winning_move(mv as u32) {
-            1000
-        } else {
-            0
-        };
-        wins + centre
-    }
-
-    fn move_key(mv: u8) -> u16 {
-        mv as u16 + 1
-    }
-
-    fn history_key(&self, mv: u8) -> usize {
-        mv as usize * 64 + self.b.landing_row(mv as u32).unwrap_or(0) as usize
-    }
+impl Notation for Connect4 {
+    const SIDES: [&'static str; 2] = ["Red", "Yellow"];
 
     fn parse_move(&self, text: &str) -> Result<u8, String> {
         let t = text.trim().to_ascii_lowercase();
@@ -350,8 +332,46 @@ impl Game for Connect4 {
         s.push_str(&format!("\nFen: {}\nKey: {:016X}", self.fen(), self.hash()));
         s
     }
+}
+
+impl SearchHints for Connect4 {
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(&self.b)
+    }
+
+    fn order_score(&self, mv: u8) -> i32 {
+        let w = self.b.dims.width as i32;
+        let centre = -(2 * mv as i32 - (w - 1)).abs();
+        let wins = if self.b.is_winning_move(mv as u32) {
+            1000
+        } else {
+            0
+        };
+        wins + centre
+    }
+
+    fn move_key(mv: u8) -> u16 {
+        mv as u16 + 1
+    }
+
+    fn history_key(&self, mv: u8) -> usize {
+        mv as usize * 64 + self.b.landing_row(mv as u32).unwrap_or(0) as usize
+    }
 
     const BENCH_DEPTH: u32 = 14;
+
+    fn bench_fens() -> &'static [&'static str] {
+        &[
+            "7/7/7/7/7/7 r 1",
+            "7/7/7/7/3y3/3r3 r 2",
+            "7/7/7/7/2yy3/2rr3 r 3",
+            "7/7/7/7/3y3/2yrrr1 y 3",
+            "7/7/7/7/3rrr1/2ryyy1 y 4",
+        ]
+    }
+}
+
+impl Oracles for Connect4 {
     /// With at most `SOLVER_EMPTIES` empty cells (or a book move) the solver is the player: it
     /// may use twice the soft budget (within the hard limit), since a finished solve is perfect
     /// play and a heuristic move may throw a won game. With more empty cells (larger boards,
@@ -364,15 +384,6 @@ impl Game for Connect4 {
         } else {
             30
         }
-    }
-    fn bench_fens() -> &'static [&'static str] {
-        &[
-            "7/7/7/7/7/7 r 1",
-            "7/7/7/7/3y3/3r3 r 2",
-            "7/7/7/7/2yy3/2rr3 r 3",
-            "7/7/7/7/3y3/2yrrr1 y 3",
-            "7/7/7/7/3rrr1/2ryyy1 y 4",
-        ]
     }
 
     fn warm_up(&self) {

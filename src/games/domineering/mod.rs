@@ -12,7 +12,7 @@ pub mod solver;
 
 use crate::bits::Bits;
 use crate::bits::mix;
-use crate::game::{Game, Outcome, Player, Solved};
+use crate::game::{Notation, Oracles, Outcome, Player, Rules, SearchHints, Solved};
 use crate::games::fen_rows::{read_row, write_row};
 use crate::search::MATE;
 use board::{Geo, Side};
@@ -100,8 +100,9 @@ impl<B: Bits> Domineering<B> {
     }
 }
 
-impl<B: Bits> Game for Domineering<B> {
+impl<B: Bits> Rules for Domineering<B> {
     type Move = u16;
+
     const NAME: &'static str = "domineering";
 
     fn to_move(&self) -> Player {
@@ -148,37 +149,10 @@ impl<B: Bits> Game for Domineering<B> {
             Side::Vertical => "no legal moves — Vertical loses".into(),
         })
     }
+}
 
-    fn evaluate(&self) -> i32 {
-        let e = self.empty();
-        let me = self.to_move;
-        let opp = me.other();
-        let g = &self.geo;
-        let moves = g.moves(me, e).count() as i32 - g.moves(opp, e).count() as i32;
-        let max = g.max_moves(me, e) as i32 - g.max_moves(opp, e) as i32;
-        let safe = g.safe_moves(me, e) as i32 - g.safe_moves(opp, e) as i32;
-        10 * moves + 30 * max + 60 * safe + 20
-    }
-
-    fn order_score(&self, mv: u16) -> i32 {
-        let e = self.empty();
-        let cells = self.geo.cells(self.to_move, mv as u32);
-        let after = e & !cells;
-        let opp = self.to_move.other();
-        let taken =
-            self.geo.moves(opp, e).count() as i32 - self.geo.moves(opp, after).count() as i32;
-        let lost = self.geo.moves(self.to_move, e).count() as i32
-            - self.geo.moves(self.to_move, after).count() as i32;
-        3 * taken - 2 * lost
-    }
-
-    fn move_key(mv: u16) -> u16 {
-        mv + 1
-    }
-
-    fn history_key(&self, mv: u16) -> usize {
-        mv as usize
-    }
+impl<B: Bits> Notation for Domineering<B> {
+    const SIDES: [&'static str; 2] = ["Horizontal", "Vertical"];
 
     fn parse_move(&self, text: &str) -> Result<u16, String> {
         let t = text.trim().to_ascii_lowercase();
@@ -300,8 +274,42 @@ impl<B: Bits> Game for Domineering<B> {
         ));
         s
     }
+}
+
+impl<B: Bits> SearchHints for Domineering<B> {
+    fn evaluate(&self) -> i32 {
+        let e = self.empty();
+        let me = self.to_move;
+        let opp = me.other();
+        let g = &self.geo;
+        let moves = g.moves(me, e).count() as i32 - g.moves(opp, e).count() as i32;
+        let max = g.max_moves(me, e) as i32 - g.max_moves(opp, e) as i32;
+        let safe = g.safe_moves(me, e) as i32 - g.safe_moves(opp, e) as i32;
+        10 * moves + 30 * max + 60 * safe + 20
+    }
+
+    fn order_score(&self, mv: u16) -> i32 {
+        let e = self.empty();
+        let cells = self.geo.cells(self.to_move, mv as u32);
+        let after = e & !cells;
+        let opp = self.to_move.other();
+        let taken =
+            self.geo.moves(opp, e).count() as i32 - self.geo.moves(opp, after).count() as i32;
+        let lost = self.geo.moves(self.to_move, e).count() as i32
+            - self.geo.moves(self.to_move, after).count() as i32;
+        3 * taken - 2 * lost
+    }
+
+    fn move_key(mv: u16) -> u16 {
+        mv + 1
+    }
+
+    fn history_key(&self, mv: u16) -> usize {
+        mv as usize
+    }
 
     const BENCH_DEPTH: u32 = 7;
+
     fn bench_fens() -> &'static [&'static str] {
         &[
             "8/8/8/8/8/8/8/8 h",
@@ -310,7 +318,9 @@ impl<B: Bits> Game for Domineering<B> {
             "8/8/8/3##3/8/8/1#6/1#6 v",
         ]
     }
+}
 
+impl<B: Bits> Oracles for Domineering<B> {
     fn warm_up(&self) {
         let _ = solver::table();
         solver::race::warm_up();

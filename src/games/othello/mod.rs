@@ -23,7 +23,7 @@ mod search_error;
 
 use crate::bits::Bits;
 use crate::bits::mix;
-use crate::game::{Game, Outcome, Player, Solved};
+use crate::game::{Notation, Oracles, Outcome, Player, Rules, SearchHints, Solved};
 use board::Geo;
 pub use learn::PatternNet;
 use notation::rows_fen;
@@ -109,8 +109,9 @@ impl<B: Bits> Othello<B> {
     }
 }
 
-impl<B: Bits> Game for Othello<B> {
+impl<B: Bits> Rules for Othello<B> {
     type Move = u16;
+
     const NAME: &'static str = "othello";
 
     fn to_move(&self) -> Player {
@@ -195,7 +196,50 @@ impl<B: Bits> Game for Othello<B> {
             _ => Outcome::Draw,
         }
     }
+}
 
+impl<B: Bits> Notation for Othello<B> {
+    const SIDES: [&'static str; 2] = ["Black", "White"];
+
+    fn parse_move(&self, text: &str) -> Result<u16, String> {
+        self.read_move(text)
+    }
+
+    fn format_move(&self, mv: u16) -> String {
+        if mv == PASS {
+            "0000".into()
+        } else {
+            self.square_name(mv as u32)
+        }
+    }
+
+    fn parse_fen(&self, fen: &str) -> Result<Self, String> {
+        self.read_fen(fen)
+    }
+
+    fn fen(&self) -> String {
+        self.write_fen()
+    }
+
+    fn diagram(&self) -> String {
+        self.draw()
+    }
+
+    fn parse_game_record(&self, record: &str) -> Result<(Self, Vec<String>), String> {
+        let g = ggf::parse(record)?;
+        if g.n != self.geo.n {
+            return Err(format!(
+                "GGF board of size {} but this engine plays {}",
+                g.n, self.geo.n
+            ));
+        }
+        let side = if g.black_to_move { 'x' } else { 'o' };
+        let start = self.parse_fen(&format!("{} {side}", rows_fen(&g.squares, g.n as usize)))?;
+        Ok((start, g.moves))
+    }
+}
+
+impl<B: Bits> SearchHints for Othello<B> {
     fn evaluate(&self) -> i32 {
         match self.patterns.0 {
             Some(net) if self.geo.n == 8 => net.evaluate(self.me.low64(), self.opp.low64()),
@@ -203,6 +247,50 @@ impl<B: Bits> Game for Othello<B> {
         }
     }
 
+    fn order_score(&self, mv: u16) -> i32 {
+        if mv == PASS {
+            return 0;
+        }
+        let b = B::one_at(mv as u32);
+        if !(b & self.geo.corners).is_zero() {
+            300
+        } else if !(b & self.geo.x_squares).is_zero() {
+            -300
+        } else if !(b & self.geo.c_squares).is_zero() {
+            -100
+        } else if !(b & self.geo.edges).is_zero() {
+            50
+        } else {
+            0
+        }
+    }
+
+    fn move_key(mv: u16) -> u16 {
+        if mv == PASS { 1000 } else { mv + 1 }
+    }
+
+    fn history_key(&self, mv: u16) -> usize {
+        if mv == PASS { 300 } else { mv as usize }
+    }
+
+    const BENCH_DEPTH: u32 = 9;
+
+    fn bench_fens() -> &'static [&'static str] {
+        &[
+            "8/8/8/3ox3/3xo3/8/8/8 x",
+            "8/8/3x4/3xx3/3xo3/8/8/8 o",
+            "8/8/2o5/2ooxx2/2xxxo2/4x3/8/8 x",
+            "2o5/3o4/1xxoxx2/2xoxo2/2xxoxo1/2xoo3/4o3/8 x",
+        ]
+    }
+
+    fn eval_error_sigma(&self, depth: i32, shallow: i32) -> Option<i32> {
+        (self.geo.n == 8 && self.patterns.0.is_some())
+            .then(|| search_error::sigma(self.empties(), depth, shallow))
+    }
+}
+
+impl<B: Bits> Oracles for Othello<B> {
     fn options() -> &'static [crate::game::GameOption] {
         use crate::game::GameOption as O;
         &[
@@ -258,85 +346,12 @@ impl<B: Bits> Game for Othello<B> {
         })
     }
 
-    fn order_score(&self, mv: u16) -> i32 {
-        if mv == PASS {
-            return 0;
-        }
-        let b = B::one_at(mv as u32);
-        if !(b & self.geo.corners).is_zero() {
-            300
-        } else if !(b & self.geo.x_squares).is_zero() {
-            -300
-        } else if !(b & self.geo.c_squares).is_zero() {
-            -100
-        } else if !(b & self.geo.edges).is_zero() {
-            50
-        } else {
-            0
-        }
-    }
-
-    fn move_key(mv: u16) -> u16 {
-        if mv == PASS { 1000 } else { mv + 1 }
-    }
-
-    fn history_key(&self, mv: u16) -> usize {
-        if mv == PASS { 300 } else { mv as usize }
-    }
-
-    fn parse_move(&self, text: &str) -> Result<u16, String> {
-        self.read_move(text)
-    }
-
-    fn format_move(&self, mv: u16) -> String {
-        if mv == PASS {
-            "0000".into()
-        } else {
-            self.square_name(mv as u32)
-        }
-    }
-
-    fn parse_fen(&self, fen: &str) -> Result<Self, String> {
-        self.read_fen(fen)
-    }
-
-    fn fen(&self) -> String {
-        self.write_fen()
-    }
-
-    fn diagram(&self) -> String {
-        self.draw()
-    }
-
-    const BENCH_DEPTH: u32 = 9;
-    fn bench_fens() -> &'static [&'static str] {
-        &[
-            "8/8/8/3ox3/3xo3/8/8/8 x",
-            "8/8/3x4/3xx3/3xo3/8/8/8 o",
-            "8/8/2o5/2ooxx2/2xxxo2/4x3/8/8 x",
-            "2o5/3o4/1xxoxx2/2xoxo2/2xxoxo1/2xoo3/4o3/8 x",
-        ]
-    }
-
     fn warm_up(&self) {
         let _ = endgame::table();
     }
 
     fn clear_tables(&self) {
         endgame::table().clear();
-    }
-
-    fn parse_game_record(&self, record: &str) -> Result<(Self, Vec<String>), String> {
-        let g = ggf::parse(record)?;
-        if g.n != self.geo.n {
-            return Err(format!(
-                "GGF board of size {} but this engine plays {}",
-                g.n, self.geo.n
-            ));
-        }
-        let side = if g.black_to_move { 'x' } else { 'o' };
-        let start = self.parse_fen(&format!("{} {side}", rows_fen(&g.squares, g.n as usize)))?;
-        Ok((start, g.moves))
     }
 
     fn solve(&self, abort: &dyn Fn() -> bool) -> Option<Solved<u16>> {
@@ -367,11 +382,6 @@ impl<B: Bits> Game for Othello<B> {
                 ),
             },
         })
-    }
-
-    fn eval_error_sigma(&self, depth: i32, shallow: i32) -> Option<i32> {
-        (self.geo.n == 8 && self.patterns.0.is_some())
-            .then(|| search_error::sigma(self.empties(), depth, shallow))
     }
 
     fn solver_share(&self) -> u64 {

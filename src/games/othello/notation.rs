@@ -6,7 +6,7 @@
 
 use super::{Othello, PASS};
 use crate::bits::Bits;
-use crate::game::Game;
+use crate::game::{Notation, Rules};
 use crate::games::fen_rows::{read_row, write_row};
 
 /// FEN rows from squares given row by row as `x`, `o` or `-`.

@@ -3,7 +3,7 @@
 //! `scripts/othello_probcut_calibrate.py` measured it (30 self-play games from random
 //! openings, a position every 6 plies, depths 3-11 against about half as deep; 30-50
 //! positions a band and pair, where the deviation moved little with the depths). The midgame
-//! search's probable cuts take it (`Game::eval_error_sigma`).
+//! search's probable cuts take it (`SearchHints::eval_error_sigma`).
 
 /// The standard deviation at `empties` empties, for a `depth`-ply search against a
 /// `shallow`-ply one.

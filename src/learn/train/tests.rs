@@ -1,7 +1,7 @@
 //! The trainer's tests: quantised models against the float ones.
 
 use super::*;
-use crate::game::Game;
+use crate::game::{Notation, Rules};
 use crate::games::chess::Chess;
 use crate::games::chess::learn::NnueInputs;
 

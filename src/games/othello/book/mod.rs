@@ -15,7 +15,7 @@
 use super::board::Geo;
 use super::{Othello, PASS};
 use crate::bits::Bits;
-use crate::game::{BookMove as GameBookMove, Game};
+use crate::game::{BookMove as GameBookMove, Rules};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock, RwLock};
 
@@ -385,7 +385,7 @@ fn game_move(sq: Option<u32>) -> u16 {
     sq.map_or(PASS, |s| s as u16)
 }
 
-/// `Game::book_moves` for Othello.
+/// `Oracles::book_moves` for Othello.
 pub fn moves_of<B: Bits>(pos: &Othello<B>) -> Vec<GameBookMove<u16>> {
     let (Some(book), Some((me, opp))) = (pos.book.0, low(pos)) else {
         return Vec::new();
@@ -401,7 +401,7 @@ pub fn moves_of<B: Bits>(pos: &Othello<B>) -> Vec<GameBookMove<u16>> {
         .collect()
 }
 
-/// `Game::book_choice` for Othello.
+/// `Oracles::book_choice` for Othello.
 pub fn choice_of<B: Bits>(pos: &Othello<B>) -> Option<GameBookMove<u16>> {
     let (book, (me, opp)) = (pos.book.0?, low(pos)?);
     book.choose(me, opp).map(|m| GameBookMove {
@@ -412,7 +412,7 @@ pub fn choice_of<B: Bits>(pos: &Othello<B>) -> Option<GameBookMove<u16>> {
     })
 }
 
-/// `Game::book_learn` for Othello: the game's first `LEARN_PLIES` positions enter the book
+/// `Oracles::book_learn` for Othello: the game's first `LEARN_PLIES` positions enter the book
 /// (new ones valued by `eval`), each counts the game, the values are backed up, and the book
 /// is saved to its `BookFile` if one is chosen.
 pub fn learn<B: Bits>(
