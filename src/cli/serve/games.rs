@@ -4,8 +4,10 @@
 
 use super::board::{View, grid_of_fen};
 use super::engine::EngineChoice;
-use super::matchplay::{MAX_GAMES, MatchPlay};
-use super::session::{FULL_LEVEL, Live, MOVETIME_RANGE, Session, Settings};
+use super::matchplay::MAX_GAMES;
+use super::matchscore::MatchPlay;
+use super::session::{Live, Session};
+use super::state::{FULL_LEVEL, MOVETIME_RANGE, Settings};
 use crate::cli::choice::{Board, with_game};
 use serde_json::Value;
 use std::sync::Arc;
