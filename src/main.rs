@@ -149,7 +149,7 @@ fn run(mut cli: Cli) -> Result<(), String> {
     match cli.command.take() {
         None => {
             let stdin = std::io::stdin();
-            // --book-file is Othello's (chess has a book option of another name and kind).
+            // --book-file is Othello's; the other games have no such option and ignore it.
             let book = cli
                 .book_file
                 .clone()
