@@ -55,24 +55,93 @@ impl Default for Options {
     }
 }
 
-/// Engine options as announced to the GUI: (name, declaration after the name).
-pub const ENGINE_OPTIONS: &[(&str, &str)] = &[
-    ("Hash", "type spin default 16 min 1 max 65536"),
-    ("Threads", "type spin default 1 min 1 max 256"),
-    ("MultiPV", "type spin default 1 min 1 max 256"),
-    ("Ponder", "type check default false"),
-    ("Move Overhead", "type spin default 10 min 0 max 5000"),
-    ("Clear Hash", "type button"),
-    ("UCI_ShowWDL", "type check default false"),
-    ("Skill", "type spin default 20 min 0 max 20"),
-    ("Skill Seed", "type spin default 0 min 0 max 2147483647"),
+/// An engine option's type as UCI declares it; the one place its bounds are written, both
+/// for the announcement (`Display`: the declaration after the name) and for `setoption`'s
+/// checks (`parse`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    Spin { default: u64, min: u64, max: u64 },
+    Check { default: bool },
+    Button,
+}
+
+impl std::fmt::Display for OptionKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionKind::Spin { default, min, max } => {
+                write!(f, "type spin default {default} min {min} max {max}")
+            }
+            OptionKind::Check { default } => write!(f, "type check default {default}"),
+            OptionKind::Button => write!(f, "type button"),
+        }
+    }
+}
+
+impl OptionKind {
+    /// `value` of option `name` as this kind takes it: a spin's number within its bounds, a
+    /// check's `true`/`false` (1/0); a button takes none (0).
+    pub fn parse(self, name: &str, value: Option<&str>) -> Result<u64, String> {
+        let value = || value.ok_or_else(|| format!("option '{name}' needs a value"));
+        match self {
+            OptionKind::Spin { min, max, .. } => {
+                let value = value()?;
+                let v: u64 = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("option '{name}' expects a number, not '{value}'"))?;
+                if v < min || v > max {
+                    return Err(format!(
+                        "option '{name}' must be between {min} and {max}, not {v}"
+                    ));
+                }
+                Ok(v)
+            }
+            OptionKind::Check { .. } => {
+                let value = value()?;
+                match value.trim().to_ascii_lowercase().as_str() {
+                    "true" => Ok(1),
+                    "false" => Ok(0),
+                    _ => Err(format!(
+                        "option '{name}' expects true or false, not '{value}'"
+                    )),
+                }
+            }
+            OptionKind::Button => Ok(0),
+        }
+    }
+}
+
+/// Engine options as announced to the GUI and checked when set: (name, kind).
+pub const ENGINE_OPTIONS: &[(&str, OptionKind)] = &[
+    ("Hash", spin(16, 1, 65536)),
+    ("Threads", spin(1, 1, 256)),
+    ("MultiPV", spin(1, 1, 256)),
+    ("Ponder", OptionKind::Check { default: false }),
+    ("Move Overhead", spin(10, 0, 5000)),
+    ("Clear Hash", OptionKind::Button),
+    ("UCI_ShowWDL", OptionKind::Check { default: false }),
+    ("Skill", spin(20, 0, 20)),
+    ("Skill Seed", spin(0, 0, 2_147_483_647)),
 ];
 
 /// Options announced for chess only: the standard UCI strength limit (calibrated in Elo).
-pub const CHESS_OPTIONS: &[(&str, &str)] = &[
-    ("UCI_LimitStrength", "type check default false"),
-    ("UCI_Elo", "type spin default 1500 min 1000 max 2800"),
+pub const CHESS_OPTIONS: &[(&str, OptionKind)] = &[
+    ("UCI_LimitStrength", OptionKind::Check { default: false }),
+    ("UCI_Elo", spin(1500, MIN_ELO as u64, MAX_ELO as u64)),
 ];
+
+const fn spin(default: u64, min: u64, max: u64) -> OptionKind {
+    OptionKind::Spin { default, min, max }
+}
+
+/// The kind of the engine option `name` (any case), from the tables above.
+fn declared(name: &str) -> Option<OptionKind> {
+    ENGINE_OPTIONS
+        .iter()
+        .chain(CHESS_OPTIONS)
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|&(_, kind)| kind)
+}
 
 struct Running {
     ctrl: Arc<Control>,
@@ -107,29 +176,6 @@ fn available_mib() -> Option<usize> {
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib / 1024)
-}
-
-fn parse_spin(name: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
-    let v: u64 = value
-        .trim()
-        .parse()
-        .map_err(|_| format!("option '{name}' expects a number, not '{value}'"))?;
-    if v < min || v > max {
-        return Err(format!(
-            "option '{name}' must be between {min} and {max}, not {v}"
-        ));
-    }
-    Ok(v)
-}
-
-fn parse_check(name: &str, value: &str) -> Result<bool, String> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(format!(
-            "option '{name}' expects true or false, not '{value}'"
-        )),
-    }
 }
 
 impl<G: Game> Engine<G> {
@@ -274,10 +320,14 @@ impl<G: Game> Engine<G> {
 
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let lname = name.trim().to_ascii_lowercase();
-        let value_of = || value.ok_or_else(|| format!("option '{name}' needs a value"));
+        // The value as the option's table entry declares it (an engine option), checked.
+        let parsed = || match declared(&lname) {
+            Some(kind) => kind.parse(name, value),
+            None => Err(format!("unknown option '{}'", name.trim())),
+        };
         match lname.as_str() {
             "hash" => {
-                let mib = parse_spin(name, value_of()?, 1, 65536)? as usize;
+                let mib = parsed()? as usize;
                 if let Some(avail) = available_mib()
                     && mib + self.tt.size_mib() > avail * 9 / 10
                     && mib > self.tt.size_mib()
@@ -294,19 +344,16 @@ impl<G: Game> Engine<G> {
                 }
                 self.options.hash_mib = mib;
             }
-            "threads" => self.options.threads = parse_spin(name, value_of()?, 1, 256)? as usize,
-            "multipv" => self.options.multipv = parse_spin(name, value_of()?, 1, 256)? as usize,
-            "move overhead" => self.options.move_overhead = parse_spin(name, value_of()?, 0, 5000)?,
-            "ponder" => self.options.ponder = parse_check(name, value_of()?)?,
-            "uci_showwdl" => self.options.show_wdl = parse_check(name, value_of()?)?,
-            "skill" => self.options.skill = parse_spin(name, value_of()?, 0, 20)? as u32,
-            "uci_limitstrength" => self.options.limit_strength = parse_check(name, value_of()?)?,
-            "uci_elo" => {
-                let elo = parse_spin(name, value_of()?, MIN_ELO.into(), MAX_ELO.into())?;
-                self.options.elo = elo as u32;
-            }
+            "threads" => self.options.threads = parsed()? as usize,
+            "multipv" => self.options.multipv = parsed()? as usize,
+            "move overhead" => self.options.move_overhead = parsed()?,
+            "ponder" => self.options.ponder = parsed()? == 1,
+            "uci_showwdl" => self.options.show_wdl = parsed()? == 1,
+            "skill" => self.options.skill = parsed()? as u32,
+            "uci_limitstrength" => self.options.limit_strength = parsed()? == 1,
+            "uci_elo" => self.options.elo = parsed()? as u32,
             "skill seed" => {
-                let seed = parse_spin(name, value_of()?, 0, 2_147_483_647)?;
+                let seed = parsed()?;
                 self.options.skill_seed = seed;
                 if seed != 0 {
                     self.game_seed = seed;
@@ -499,5 +546,34 @@ impl<G: Game> Engine<G> {
 impl<G: Game> Drop for Engine<G> {
     fn drop(&mut self) {
         self.stop_and_wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The values `Options` starts with are the defaults the table announces.
+    #[test]
+    fn the_defaults_are_the_announced_ones() {
+        let o = Options::default();
+        let spin = |n: &str| match declared(n) {
+            Some(OptionKind::Spin { default, .. }) => default,
+            k => panic!("{n}: {k:?}"),
+        };
+        let check = |n: &str| match declared(n) {
+            Some(OptionKind::Check { default }) => default,
+            k => panic!("{n}: {k:?}"),
+        };
+        assert_eq!(spin("Hash"), o.hash_mib as u64);
+        assert_eq!(spin("Threads"), o.threads as u64);
+        assert_eq!(spin("MultiPV"), o.multipv as u64);
+        assert_eq!(spin("Move Overhead"), o.move_overhead);
+        assert_eq!(spin("Skill"), u64::from(o.skill));
+        assert_eq!(spin("Skill Seed"), o.skill_seed);
+        assert_eq!(spin("UCI_Elo"), u64::from(o.elo));
+        assert_eq!(check("Ponder"), o.ponder);
+        assert_eq!(check("UCI_ShowWDL"), o.show_wdl);
+        assert_eq!(check("UCI_LimitStrength"), o.limit_strength);
     }
 }

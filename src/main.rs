@@ -5,12 +5,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use log::error;
 use std::io::Write;
 use std::process::ExitCode;
-use tabula::bits::U256;
-use tabula::game::{Game, Oracles};
+use tabula::game::Oracles;
 use tabula::games::chess::Chess;
-use tabula::games::connect4::Connect4;
-use tabula::games::domineering::Domineering;
-use tabula::games::domineering::board::Side;
 use tabula::games::othello::Othello;
 use tabula::learn::games;
 use tabula::protocol::{self, Output};
@@ -28,61 +24,9 @@ macro_rules! say {
 }
 
 mod cli;
-use cli::{book, learn, matches, play, serve, solve};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GameKind {
-    Chess,
-    Connect4,
-    Domineering,
-    Othello,
-}
-
-/// Runs `$body` with `$pos` bound to an Othello start of the right bit width for the size.
-macro_rules! with_othello {
-    ($cli:expr, |$pos:ident| $body:expr) => {{
-        let n = $cli.size;
-        let cells = n.saturating_mul(n);
-        if cells <= 64 {
-            let $pos = Othello::<u64>::new(n)?;
-            $body
-        } else if cells <= 128 {
-            let $pos = Othello::<u128>::new(n)?;
-            $body
-        } else {
-            let $pos = Othello::<U256>::new(n)?;
-            $body
-        }
-    }};
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum First {
-    H,
-    V,
-}
-
-/// Runs `$body` with `$pos` bound to a Domineering start of the right bit width for the size.
-macro_rules! with_domineering {
-    ($cli:expr, |$pos:ident| $body:expr) => {{
-        let side = match $cli.first {
-            First::H => Side::Horizontal,
-            First::V => Side::Vertical,
-        };
-        let (r, c) = ($cli.rows, $cli.cols);
-        let cells = r.saturating_mul(c);
-        if cells <= 64 {
-            let $pos = Domineering::<u64>::new(r, c, side)?;
-            $body
-        } else if cells <= 128 {
-            let $pos = Domineering::<u128>::new(r, c, side)?;
-            $body
-        } else {
-            let $pos = Domineering::<U256>::new(r, c, side)?;
-            $body
-        }
-    }};
-}
+pub use cli::choice::GameKind;
+use cli::choice::{Board, First, with_game};
+use cli::{bench, book, learn, matches, play, serve, solve};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -164,55 +108,29 @@ enum Cmd {
     /// --host/--port say otherwise) with tabula, or any UCI/UGI engine, as the opponent.
     Serve(serve::ServeArgs),
     /// Solve exactly. Connect Four: digit strings, one per line (file or stdin), optional
-    /// expected score. Othello: .obf lines (64 squares X/O/-, side to move, optional
-    /// `; sq:score` answers). Domineering: the start (or --fen) of --rows x --cols.
-    Solve {
-        /// Connect Four: read positions from this file instead of stdin.
-        file: Option<std::path::PathBuf>,
-        /// Connect Four: only win/draw/loss (-1/0/1) instead of the exact score.
-        #[arg(long)]
-        weak: bool,
-        /// Connect Four (any size: the FEN gives it) and Domineering: solve this position
-        /// instead of reading positions (Connect Four) or the empty board (Domineering).
-        #[arg(long)]
-        fen: Option<String>,
-        /// Connect Four: generate the 7x6 opening book (perfect play for both sides) to this
-        /// many stones on stdout (`tabula solve --game connect4 --book 10 >
-        /// src/games/connect4/book.txt`).
-        #[arg(long, value_name = "PLIES")]
-        book: Option<u32>,
-        /// Threads for --book and for every game's solve (1..256; compare with a one-thread
-        /// solver at --threads 1). Connect Four solves below 24 empty cells on one.
-        #[arg(long, default_value_t = 2,
-              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=256))]
-        threads: usize,
-        /// Table size in MiB, up to 1048576 (Connect Four: default 64, 512 for --book and
-        /// --verify-book; Domineering: the most the table grows to, default 512 for one
-        /// thread and 1024 for more).
-        #[arg(long, value_name = "MB", default_value_t = 0,
-              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=1 << 20))]
-        hash: usize,
-        /// With --book: take the lines of an earlier (partial) book as they are.
-        #[arg(long, value_name = "FILE")]
-        from: Option<std::path::PathBuf>,
-        /// Connect Four: check the opening book (the embedded one, or FILE): every position
-        /// either side reaches below its depth is covered, every score and move solved again.
-        #[arg(long)]
-        verify_book: bool,
-        /// With --verify-book: solve again only every N-th line (1: all).
-        #[arg(long, value_name = "N", default_value_t = 1,
-              value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
-        sample: usize,
-        /// Connect Four and Domineering: a resumable solve. The table is loaded from FILE if
-        /// it exists (Connect Four: the same --hash; Domineering: the same board, a --hash at
-        /// least as large), saved to it every --checkpoint-minutes, when the solve is
-        /// interrupted (Ctrl-C, SIGTERM) and when it ends; the same command continues.
-        #[arg(long, value_name = "FILE")]
-        checkpoint: Option<std::path::PathBuf>,
-        #[arg(long, value_name = "MIN", default_value_t = 10,
-              value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..))]
-        checkpoint_minutes: u64,
-    },
+    /// expected score. Othello: .obf lines (--size squares X/O/-, side to move, optional
+    /// `; sq:score` answers; file or stdin). Domineering: the start (or --fen) of --rows x
+    /// --cols.
+    Solve(Box<solve::SolveArgs>),
+}
+
+impl Cli {
+    /// The game and board the flags chose.
+    fn board(&self) -> Board {
+        match self.game {
+            GameKind::Chess => Board::Chess,
+            GameKind::Connect4 => Board::Connect4 {
+                width: self.width,
+                height: self.height,
+            },
+            GameKind::Domineering => Board::Domineering {
+                rows: self.rows,
+                cols: self.cols,
+                first: self.first.side(),
+            },
+            GameKind::Othello => Board::Othello { size: self.size },
+        }
+    }
 }
 
 fn init_log(file: Option<&std::path::Path>) -> Result<(), String> {
@@ -226,97 +144,30 @@ fn init_log(file: Option<&std::path::Path>) -> Result<(), String> {
     Ok(())
 }
 
-fn perft<G: Game>(start: G, depth: u32, fen: Option<&str>, divide: bool) -> Result<(), String> {
-    let pos = match fen {
-        Some(f) => start.parse_fen(f)?,
-        None => start,
-    };
-    let t = std::time::Instant::now();
-    let total = if divide {
-        let mut total = 0;
-        for (m, n) in tabula::perft::divide(&pos, depth) {
-            say!("{}: {n}", pos.format_move(m));
-            total += n;
-        }
-        total
-    } else {
-        tabula::perft::perft_parallel(&pos, depth)
-    };
-    let ms = t.elapsed().as_millis() as u64;
-    say!("Nodes searched: {total}");
-    say!("time {ms} ms, {} nps", total * 1000 / ms.max(1));
-    Ok(())
-}
-
-/// One game's bench: its search signature (and its solver's), then the search's total nodes
-/// and speed as the last line, `N nodes N nps`, which OpenBench reads.
-fn bench_one<G: Game>(
-    template: &G,
-    depth: Option<u32>,
-    solver: fn() -> Vec<String>,
-) -> Result<(), String> {
-    let d = depth.unwrap_or(G::BENCH_DEPTH);
-    let r = tabula::bench::bench(template, G::bench_fens(), d)
-        .map_err(|e| format!("bench: {e} (the bench positions are for the standard board)"))?;
-    for l in tabula::bench::describe(G::NAME, d, &r) {
-        say!("{l}");
-    }
-    for l in solver() {
-        say!("{l}");
-    }
-    say!("{} nodes {} nps", r.nodes, r.nodes * 1000 / r.ms.max(1));
-    Ok(())
-}
-
-fn bench_all(depth: Option<u32>) -> Result<(), String> {
-    let mut lines = tabula::bench::run_game(&Chess::default(), depth);
-    lines.extend(tabula::bench::run_game(&Connect4::default(), depth));
-    lines.extend(tabula::games::connect4::bench_solver());
-    let dom = Domineering::<u64>::new(8, 8, Side::Horizontal)?;
-    lines.extend(tabula::bench::run_game(&dom, depth));
-    lines.extend(tabula::games::domineering::bench_solver());
-    lines.extend(tabula::bench::run_game(&Othello::<u64>::new(8)?, depth));
-    lines.extend(tabula::games::othello::bench_solver());
-    for l in lines {
-        say!("{l}");
-    }
-    Ok(())
-}
-
 fn run(mut cli: Cli) -> Result<(), String> {
-    let c4 = || Connect4::new(cli.width, cli.height);
+    let board = cli.board();
     match cli.command.take() {
         None => {
             let stdin = std::io::stdin();
-            match cli.game {
-                GameKind::Chess => protocol::run(Chess::default(), stdin.lock(), Output::stdout()),
-                GameKind::Connect4 => protocol::run(c4()?, stdin.lock(), Output::stdout()),
-                GameKind::Domineering => {
-                    with_domineering!(cli, |p| protocol::run(p, stdin.lock(), Output::stdout()))
+            // --book-file is Othello's; the other games have no such option and ignore it.
+            let book = cli
+                .book_file
+                .clone()
+                .filter(|_| cli.game == GameKind::Othello);
+            with_game!(board, |p| {
+                let mut p = p;
+                if let Some(f) = &book
+                    && let Some(Err(e)) = p.set_option("BookFile", f)
+                {
+                    return Err(e);
                 }
-                GameKind::Othello => {
-                    let book = cli.book_file.clone();
-                    with_othello!(cli, |p| {
-                        let mut p = p;
-                        if let Some(f) = &book
-                            && let Some(Err(e)) = p.set_option("BookFile", f)
-                        {
-                            return Err(e);
-                        }
-                        protocol::run(p, stdin.lock(), Output::stdout())
-                    })
-                }
-            }
+                protocol::run(p, stdin.lock(), Output::stdout())
+            });
             Ok(())
         }
-        Some(Cmd::Perft { depth, fen, divide }) => match cli.game {
-            GameKind::Chess => perft(Chess::default(), depth, fen.as_deref(), divide),
-            GameKind::Connect4 => perft(c4()?, depth, fen.as_deref(), divide),
-            GameKind::Domineering => {
-                with_domineering!(cli, |p| perft(p, depth, fen.as_deref(), divide))
-            }
-            GameKind::Othello => with_othello!(cli, |p| perft(p, depth, fen.as_deref(), divide)),
-        },
+        Some(Cmd::Perft { depth, fen, divide }) => {
+            with_game!(board, |p| bench::perft(p, depth, fen.as_deref(), divide))
+        }
         Some(Cmd::Datagen(args)) => match cli.game {
             GameKind::Chess => learn::datagen(Chess::default(), &args),
             GameKind::Othello if cli.size == 8 => learn::datagen(Othello::<u64>::new(8)?, &args),
@@ -381,21 +232,11 @@ fn run(mut cli: Cli) -> Result<(), String> {
                 )),
             }
         }
-        Some(Cmd::Bench { depth, all: true }) => bench_all(depth),
-        Some(Cmd::Bench { depth, all: false }) => match cli.game {
-            GameKind::Chess => bench_one(&Chess::default(), depth, Vec::new),
-            GameKind::Connect4 => bench_one(&c4()?, depth, tabula::games::connect4::bench_solver),
-            GameKind::Domineering => with_domineering!(cli, |p| bench_one(
-                &p,
-                depth,
-                tabula::games::domineering::bench_solver
-            )),
-            GameKind::Othello => with_othello!(cli, |p| bench_one(
-                &p,
-                depth,
-                tabula::games::othello::bench_solver
-            )),
-        },
+        Some(Cmd::Bench { depth, all: true }) => bench::bench_all(depth),
+        Some(Cmd::Bench { depth, all: false }) => {
+            let solver = bench::solver_of(cli.game);
+            with_game!(board, |p| bench::bench_one(&p, depth, solver))
+        }
         Some(Cmd::Play(args)) => {
             let record = play::loaded(&args)?;
             let saved_game = record
@@ -421,80 +262,11 @@ fn run(mut cli: Cli) -> Result<(), String> {
                     }
                 }
             }
-            let c4 = || Connect4::new(cli.width, cli.height);
-            match cli.game {
-                GameKind::Chess => play::run(Chess::default(), args, record),
-                GameKind::Connect4 => play::run(c4()?, args, record),
-                GameKind::Domineering => with_domineering!(cli, |p| play::run(p, args, record)),
-                GameKind::Othello => with_othello!(cli, |p| play::run(p, args, record)),
-            }
+            with_game!(cli.board(), |p| play::run(p, args, record))
         }
-        Some(Cmd::Serve(args)) => serve::run(
-            args,
-            match cli.game {
-                GameKind::Chess => "chess",
-                GameKind::Connect4 => "connect4",
-                GameKind::Domineering => "domineering",
-                GameKind::Othello => "othello",
-            },
-        ),
-        Some(Cmd::Match(args)) => match cli.game {
-            GameKind::Chess => matches::run(Chess::default(), *args),
-            GameKind::Connect4 => matches::run(c4()?, *args),
-            GameKind::Domineering => with_domineering!(cli, |p| matches::run(p, *args)),
-            GameKind::Othello => with_othello!(cli, |p| matches::run(p, *args)),
-        },
-        Some(Cmd::Solve {
-            file,
-            weak,
-            fen,
-            book,
-            threads,
-            hash,
-            from,
-            verify_book,
-            sample,
-            checkpoint,
-            checkpoint_minutes,
-        }) => match cli.game {
-            GameKind::Connect4 => match book {
-                Some(plies) => solve::connect4_book(
-                    plies,
-                    threads,
-                    if hash == 0 { 512 } else { hash },
-                    from.as_deref(),
-                ),
-                None if verify_book => solve::connect4_verify_book(
-                    file.as_deref(),
-                    threads,
-                    if hash == 0 { 512 } else { hash },
-                    sample,
-                ),
-                None => solve::connect4(
-                    c4()?,
-                    file.as_deref(),
-                    fen.as_deref(),
-                    weak,
-                    threads,
-                    if hash == 0 { 64 } else { hash },
-                    checkpoint.as_deref().map(|p| (p, checkpoint_minutes)),
-                ),
-            },
-            GameKind::Domineering => {
-                with_domineering!(cli, |p| solve::domineering(
-                    p,
-                    fen.as_deref(),
-                    threads,
-                    hash,
-                    checkpoint.as_deref().map(|p| (p, checkpoint_minutes))
-                ))
-            }
-            GameKind::Othello => solve::othello(Othello::<u64>::new(8)?, file.as_deref(), threads),
-            GameKind::Chess => Err(
-                "solve: chess has no exact solver; use --game connect4, othello or domineering"
-                    .into(),
-            ),
-        },
+        Some(Cmd::Serve(args)) => serve::run(args, cli.game.name()),
+        Some(Cmd::Match(args)) => with_game!(board, |p| matches::run(p, *args)),
+        Some(Cmd::Solve(args)) => solve::run(board, *args),
     }
 }
 

@@ -3,12 +3,13 @@
 //! time on worker threads (each game starts its own two engine processes), keeps the score,
 //! and writes the progress line, the final table, records and JSON.
 //!
-//! `child` owns the processes, `referee` one game, `stats` the arithmetic, `lines` the move
-//! lines that tell GTP engines an opening. The progress line
+//! `child` owns the processes, `referee` one game, `stats` the arithmetic, `json` the JSON
+//! report, `lines` the move lines that tell GTP engines an opening. The progress line
 //! and the table go to stderr and stdout; nothing here touches the engine's own protocol
 //! loop.
 
 pub mod child;
+pub mod json;
 pub mod lines;
 pub mod referee;
 pub mod stats;
@@ -296,17 +297,16 @@ pub fn run<G: Game + Send + Sync>(start: G, cfg: MatchConfig) -> Result<Summary,
                     .push("could not write the records file".into());
                 records = None;
             }
-            json_games.push(format!(
-                "{{\"round\":{},\"p1\":{},\"p2\":{},\"opening\":{},\"result\":{},\"reason\":{},\"plies\":{},\"notes\":[{}]}}",
-                job.round,
-                json_str(&ename(a)),
-                json_str(&ename(b)),
-                job.opening.as_deref().map_or("null".into(), json_str),
-                json_str(crate::record::result_text(played.result)),
-                json_str(&played.reason),
-                played.plies,
-                played.notes.iter().map(|s| json_str(s)).collect::<Vec<_>>().join(",")
-            ));
+            json_games.push(json::GameEntry {
+                round: job.round,
+                p1: ename(a),
+                p2: ename(b),
+                opening: job.opening.clone(),
+                result: crate::record::result_text(played.result),
+                reason: played.reason.clone(),
+                plies: played.plies,
+                notes: played.notes.clone(),
+            });
             // Progress: the first pairing's standing.
             let (x, y, t) = &summary.pairings[0];
             let elo = t.elo().map_or(String::new(), |(e, err)| {
@@ -345,7 +345,7 @@ pub fn run<G: Game + Send + Sync>(start: G, cfg: MatchConfig) -> Result<Summary,
     }
     print_table(&cfg, &summary);
     if let Some(p) = &cfg.json {
-        let text = json(&cfg, &summary, &json_games, G::NAME);
+        let text = json::report(&cfg, &summary, &json_games, G::NAME);
         std::fs::write(p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
     }
     Ok(summary)
@@ -421,103 +421,4 @@ fn print_table(cfg: &MatchConfig, s: &Summary) {
     }
     let mut so = std::io::stdout().lock();
     let _ = so.write_all(out.as_bytes()).and_then(|_| so.flush());
-}
-
-fn json_str(s: &str) -> String {
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
-}
-
-fn json_num(x: Option<f64>) -> String {
-    match x {
-        Some(v) if v.is_finite() => format!("{v:.3}"),
-        _ => "null".into(),
-    }
-}
-
-fn json(cfg: &MatchConfig, s: &Summary, games: &[String], game: &str) -> String {
-    let engines: Vec<String> = s
-        .tallies
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            let e = t.elo();
-            format!(
-                "{{\"name\":{},\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{:.4},\"elo\":{},\"elo_error\":{}}}",
-                json_str(&cfg.engines[i].name),
-                t.games(),
-                t.wins,
-                t.draws,
-                t.losses,
-                t.score(),
-                json_num(e.map(|e| e.0)),
-                json_num(e.map(|e| e.1))
-            )
-        })
-        .collect();
-    let pairings: Vec<String> = s
-        .pairings
-        .iter()
-        .map(|(a, b, t)| {
-            let e = t.elo();
-            let ne = t.nelo();
-            format!(
-                "{{\"a\":{},\"b\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"penta\":{:?},\"elo\":{},\"elo_error\":{},\"nelo\":{},\"nelo_error\":{},\"los\":{:.4}}}",
-                json_str(&cfg.engines[*a].name),
-                json_str(&cfg.engines[*b].name),
-                t.wins,
-                t.draws,
-                t.losses,
-                t.penta,
-                json_num(e.map(|e| e.0)),
-                json_num(e.map(|e| e.1)),
-                json_num(ne.map(|e| e.0)),
-                json_num(ne.map(|e| e.1)),
-                t.los()
-            )
-        })
-        .collect();
-    let sprt = match (cfg.sprt, s.pairings.first()) {
-        (Some(p), Some((_, _, t))) => {
-            let (lo, hi) = p.bounds();
-            format!(
-                "{{\"elo0\":{},\"elo1\":{},\"alpha\":{},\"beta\":{},\"llr\":{:.4},\"lower\":{lo:.4},\"upper\":{hi:.4},\"verdict\":{}}}",
-                p.elo0,
-                p.elo1,
-                p.alpha,
-                p.beta,
-                p.llr(t),
-                json_str(match s.verdict {
-                    Some(Verdict::H1) => "H1",
-                    Some(Verdict::H0) => "H0",
-                    _ => "undecided",
-                })
-            )
-        }
-        _ => "null".into(),
-    };
-    format!(
-        "{{\"game\":{},\"time_control\":{},\"games_played\":{},\"engines\":[{}],\"pairings\":[{}],\"sprt\":{},\"problems\":[{}],\"games\":[{}]}}\n",
-        json_str(game),
-        json_str(&cfg.rules.limit.describe()),
-        s.games,
-        engines.join(","),
-        pairings.join(","),
-        sprt,
-        s.problems
-            .iter()
-            .map(|p| json_str(p))
-            .collect::<Vec<_>>()
-            .join(","),
-        games.join(",")
-    )
 }

@@ -45,9 +45,9 @@ pub fn read_row(
         if digits.is_empty() {
             return Ok(());
         }
-        let run: u32 = match digits.parse() {
-            Ok(n) if n > 0 && !digits.starts_with('0') => n,
-            _ => {
+        let run: u32 = match run(digits) {
+            Some(n) => n,
+            None => {
                 return Err(format!(
                     "invalid FEN '{fen}': empty run '{digits}' (1 or more, no leading 0)"
                 ));
@@ -86,6 +86,40 @@ pub fn read_row(
     Ok(())
 }
 
+/// The length of an empty run written `digits`: 1 or more, no leading 0.
+fn run(digits: &str) -> Option<u32> {
+    digits
+        .parse()
+        .ok()
+        .filter(|&n| n > 0 && !digits.starts_with('0'))
+}
+
+/// The cells of one row, left to right (`None`: empty), whatever its letters (any character
+/// but a digit is a piece) and width: what a drawing of any game's board reads off its FEN
+/// (chess's too). `None` for a bad run or a row of more than `max` cells.
+pub fn cells(row: &str, max: u32) -> Option<Vec<Option<char>>> {
+    let mut out = Vec::new();
+    let mut digits = String::new();
+    for ch in row.chars().chain([' ']) {
+        if ch.is_ascii_digit() {
+            digits.push(ch);
+            continue;
+        }
+        if !digits.is_empty() {
+            let n = run(&digits).filter(|&n| n <= max)?;
+            out.extend(std::iter::repeat_n(None, n as usize));
+            digits.clear();
+        }
+        if ch != ' ' {
+            out.push(Some(ch));
+        }
+        if out.len() > max as usize {
+            return None;
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,6 +139,26 @@ mod tests {
         // Runs past 9 on wide boards.
         assert_eq!(write_row([None; 12].into_iter().chain([Some('x')])), "12x");
         assert_eq!(read("12x3", 16), Ok(vec![(12, 'x')]));
+    }
+
+    #[test]
+    fn cells_of_any_row() {
+        assert_eq!(cells("1x2o1", 16), Some(read_cells("1x2o1")));
+        assert_eq!(cells("rnbqkbnr", 8).map(|c| c.len()), Some(8));
+        assert_eq!(cells("12P", 16).map(|c| c.len()), Some(13));
+        for bad in ["0x", "07", "99999999999", "17", "xxxxxxxxx"] {
+            assert_eq!(
+                cells(bad, if bad.len() == 9 { 8 } else { 16 }),
+                None,
+                "{bad}"
+            );
+        }
+    }
+
+    fn read_cells(row: &str) -> Vec<Option<char>> {
+        let mut out = vec![None; 6];
+        read_row("f", row, 0, 6, "xo", |c, ch| out[c as usize] = Some(ch)).unwrap();
+        out
     }
 
     #[test]

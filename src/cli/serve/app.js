@@ -289,7 +289,7 @@ function render() {
     }
   } else if (st.game === "domineering") {
     for (const m of legal) for (const c of m.cells) add(c, "can");
-    const h = hover && domineeringMove(st, hover.split(",").map(Number));
+    const h = hover && cellMove(st, hover.split(",").map(Number));
     if (h) for (const c of h.cells) add(c, "preview" + (st.to_move === 1 ? " pv" : ""));
     for (const m of st.moves) {
       const v = exact.get(m.uci);
@@ -446,9 +446,9 @@ function renderMatch(st) {
   $("players").textContent = st.sides[0] + ": " + st.players[0] + " \u00B7 " + st.sides[1] + ": " + st.players[1];
 }
 
-// Domineering: the move a click on `cell` makes (the domino whose first cell it is, else
-// one that covers it).
-function domineeringMove(st, cell) {
+// The move a click on `cell` makes where moves are entered by cell: the one starting there
+// (an Othello disc, the first cell of a domino), else one covering it (a domino's other cell).
+function cellMove(st, cell) {
   const k = key(cell);
   const moves = st.moves.filter((m) => !m.pass);
   return moves.find((m) => key(m.cells[0]) === k) || moves.find((m) => m.cells.some((c) => key(c) === k));
@@ -465,16 +465,14 @@ function clicked(r, c) {
   if (!st || !humanToMove(st)) return;
   const k = r + "," + c;
   const moves = st.moves.filter((m) => !m.pass);
-  if (st.game === "connect4") {
+  // The way moves are entered, as the server says (`input`): a column, a cell, or from-to.
+  if (st.input === "column") {
     const m = moves.find((mm) => mm.cells[0][1] === c);
     if (m) play(m.uci);
-  } else if (st.game === "othello") {
-    const m = moves.find((mm) => key(mm.cells[0]) === k);
+  } else if (st.input === "cell") {
+    const m = cellMove(st, [r, c]);
     if (m) play(m.uci);
-  } else if (st.game === "domineering") {
-    const m = domineeringMove(st, [r, c]);
-    if (m) play(m.uci);
-  } else if (st.game === "chess") {
+  } else if (st.input === "from-to") {
     const to = sel ? moves.filter((m) => key(m.cells[0]) === sel && key(m.cells[1]) === k) : [];
     if (to.length === 1) {
       play(to[0].uci);

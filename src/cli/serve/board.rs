@@ -10,6 +10,7 @@ use tabula::games::connect4::Connect4;
 use tabula::games::connect4::{book, solver};
 use tabula::games::domineering::Domineering;
 use tabula::games::domineering::board::Side;
+use tabula::games::fen_rows;
 use tabula::games::othello::Othello;
 use tabula::record::GameLine;
 
@@ -57,27 +58,19 @@ pub trait View: Game {
     }
 }
 
-/// The board part of a FEN as a grid: rows split by `/`, digit runs (of any length) empty
-/// cells, any other character one cell holding it.
+/// The board part of a FEN as a grid: rows split by `/`, each read by `fen_rows::cells`
+/// (digit runs empty cells, any other character one cell holding it; a row it cannot read,
+/// or of more than 64 cells, is empty).
 pub fn grid_of_fen(fen: &str) -> Vec<Vec<String>> {
     let board = fen.split_whitespace().next().unwrap_or("");
     board
         .split('/')
         .map(|row| {
-            let mut cells = Vec::new();
-            let mut run = 0usize;
-            for ch in row.chars() {
-                match ch.to_digit(10) {
-                    Some(d) => run = run.saturating_mul(10).saturating_add(d as usize).min(64),
-                    None => {
-                        cells.extend(std::iter::repeat_n(String::new(), run));
-                        run = 0;
-                        cells.push(ch.to_string());
-                    }
-                }
-            }
-            cells.extend(std::iter::repeat_n(String::new(), run));
-            cells
+            fen_rows::cells(row, 64)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|c| c.map(String::from).unwrap_or_default())
+                .collect()
         })
         .collect()
 }

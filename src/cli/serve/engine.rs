@@ -8,7 +8,7 @@
 
 use super::board::View;
 use super::matchplay;
-use super::session::{FULL_LEVEL, Inner, Shared};
+use super::state::{FULL_LEVEL, Inner, Shared, Thinking};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tabula::arena::child::{Child, EngineSpec, Got, Proto};
@@ -25,24 +25,6 @@ pub struct EngineChoice {
     pub spec: EngineSpec,
     /// tabula itself: it gets the session's game on its command line.
     pub builtin: bool,
-}
-
-/// The engine's latest report in a search.
-#[derive(Clone, Debug, Default)]
-pub struct Thinking {
-    /// The player the engine searches for (its scores are from this side).
-    pub side: usize,
-    pub depth: Option<u32>,
-    pub seldepth: Option<u32>,
-    /// As people read it: `+0.35` (pawns), `#3` (chess mate in moves), `mate 5` (plies).
-    pub score: Option<String>,
-    pub nodes: Option<u64>,
-    pub nps: Option<u64>,
-    pub time_ms: Option<u64>,
-    /// The principal variation in human notation (chess: SAN), as far as it is legal.
-    pub pv: Vec<String>,
-    /// The latest `info string`.
-    pub note: Option<String>,
 }
 
 /// Reads one `info` line into `t` (fields it lacks are kept); `pos` is the searched position,

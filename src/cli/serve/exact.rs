@@ -4,7 +4,7 @@
 //! the values turned off, or a closed session aborts it.
 
 use super::board::View;
-use super::session::{ExactState, Shared};
+use super::state::{ExactState, Shared};
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};

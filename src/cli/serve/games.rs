@@ -4,17 +4,16 @@
 
 use super::board::{View, grid_of_fen};
 use super::engine::EngineChoice;
-use super::matchplay::{MAX_GAMES, MatchPlay};
-use super::session::{FULL_LEVEL, Live, MOVETIME_RANGE, Session, Settings};
+use super::matchplay::MAX_GAMES;
+use super::matchscore::MatchPlay;
+use super::session::{Live, Session};
+use super::state::{FULL_LEVEL, MOVETIME_RANGE, Settings};
+use crate::cli::choice::{Board, with_game};
 use serde_json::Value;
 use std::sync::Arc;
-use tabula::bits::U256;
 use tabula::game::Game;
-use tabula::games::chess::Chess;
 use tabula::games::connect4::Connect4;
-use tabula::games::domineering::Domineering;
 use tabula::games::domineering::board::Side;
-use tabula::games::othello::Othello;
 
 /// The games the page offers, as `--game` names them.
 pub const GAMES: [&str; 4] = ["chess", "othello", "connect4", "domineering"];
@@ -179,12 +178,14 @@ pub fn create(
     let settings = (settings, matchplay);
     let s = |v: u32| v.to_string();
     match game {
-        "chess" => {
-            let standard = Chess::default();
-            let start = start_of(&standard, fen)?;
-            let args = vec!["--game".into(), "chess".into()];
-            Ok(launch(id, start, standard, settings, engines, args))
-        }
+        "chess" => start(
+            id,
+            Board::Chess,
+            fen,
+            settings,
+            engines,
+            &["--game", "chess"],
+        ),
         "connect4" => {
             let (w, h) = match fen {
                 Some(f) => {
@@ -196,11 +197,12 @@ pub fn create(
                     dim(body, "height", 6, (4, 10))?,
                 ),
             };
-            let standard = Connect4::new(w, h)?;
-            let start = start_of(&standard, fen)?;
             let args = ["--game", "connect4", "--width", &s(w), "--height", &s(h)];
-            let args = args.iter().map(|a| a.to_string()).collect();
-            Ok(launch(id, start, standard, settings, engines, args))
+            let board = Board::Connect4 {
+                width: w,
+                height: h,
+            };
+            start(id, board, fen, settings, engines, &args)
         }
         "othello" => {
             let n = match fen {
@@ -211,20 +213,8 @@ pub fn create(
                 return Err(format!("Othello size {n}: expected 8, 10, 12, 14 or 16"));
             }
             let args = ["--game", "othello", "--size", &s(n)];
-            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-            if n == 8 {
-                let standard = Othello::<u64>::new(n)?;
-                let start = start_of(&standard, fen)?;
-                Ok(launch(id, start, standard, settings, engines, args))
-            } else if n == 10 {
-                let standard = Othello::<u128>::new(n)?;
-                let start = start_of(&standard, fen)?;
-                Ok(launch(id, start, standard, settings, engines, args))
-            } else {
-                let standard = Othello::<U256>::new(n)?;
-                let start = start_of(&standard, fen)?;
-                Ok(launch(id, start, standard, settings, engines, args))
-            }
+            let board = Board::Othello { size: n };
+            start(id, board, fen, settings, engines, &args)
         }
         "domineering" => {
             let (r, c) = match fen {
@@ -244,23 +234,39 @@ pub fn create(
                 "v" | "V" => (Side::Vertical, "v"),
                 f => return Err(format!("first '{f}': expected h or v")),
             };
-            let args = ["--game", "domineering", "--rows", &s(r), "--cols", &s(c)];
-            let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-            args.extend(["--first".to_string(), letter.to_string()]);
-            if r * c <= 64 {
-                let standard = Domineering::<u64>::new(r, c, first)?;
-                let start = start_of(&standard, fen)?;
-                Ok(launch(id, start, standard, settings, engines, args))
-            } else if r * c <= 128 {
-                let standard = Domineering::<u128>::new(r, c, first)?;
-                let start = start_of(&standard, fen)?;
-                Ok(launch(id, start, standard, settings, engines, args))
-            } else {
-                let standard = Domineering::<U256>::new(r, c, first)?;
-                let start = start_of(&standard, fen)?;
-                Ok(launch(id, start, standard, settings, engines, args))
-            }
+            let args = [
+                "--game",
+                "domineering",
+                "--rows",
+                &s(r),
+                "--cols",
+                &s(c),
+                "--first",
+                letter,
+            ];
+            let board = Board::Domineering {
+                rows: r,
+                cols: c,
+                first,
+            };
+            start(id, board, fen, settings, engines, &args)
         }
         g => Err(format!("unknown game '{g}': expected {}", GAMES.join(", "))),
     }
+}
+
+/// The session of `board` from its start (or `fen`), telling tabula's engine `args`.
+fn start(
+    id: String,
+    board: Board,
+    fen: Option<&str>,
+    settings: (Settings, Option<MatchPlay>),
+    engines: &Arc<Vec<EngineChoice>>,
+    args: &[&str],
+) -> Result<Arc<dyn Session>, String> {
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    with_game!(board, |standard| {
+        let start = start_of(&standard, fen)?;
+        Ok(launch(id, start, standard, settings, engines, args))
+    })
 }

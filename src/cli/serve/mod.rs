@@ -19,7 +19,9 @@ mod engine;
 mod exact;
 mod games;
 mod matchplay;
+mod matchscore;
 mod session;
+mod state;
 
 use engine::EngineChoice;
 use serde_json::{Value, json};
@@ -347,9 +349,9 @@ impl App {
             "games": games::GAMES,
             "default_game": self.default_game,
             "engines": self.engines.iter().map(|e| e.spec.name.clone()).collect::<Vec<_>>(),
-            "movetime": session::MOVETIME_RANGE,
+            "movetime": state::MOVETIME_RANGE,
             "builtin": self.engines.iter().map(|e| e.builtin).collect::<Vec<_>>(),
-            "levels": session::FULL_LEVEL,
+            "levels": state::FULL_LEVEL,
             "max_match": matchplay::MAX_GAMES,
         })
     }

@@ -2,112 +2,20 @@
 //! the rules), who plays which side, the engine's latest thinking and the exact move values,
 //! and the state the page reads, as JSON. The engine (`engine.rs`) and the solver
 //! (`exact.rs`) each work on a thread of their own that wakes when the position changes;
-//! `Session` is the object-safe face the HTTP layer talks to.
+//! `Session` is the object-safe face the HTTP layer talks to. What the session and its
+//! workers share (`Shared`, `Inner`) lives below them all, in `state.rs`.
 
-use super::board::{MoveValue, View, changed, grid_of_fen};
-use super::engine::{self, EngineChoice, Thinking};
+use super::board::{View, changed, grid_of_fen};
+use super::engine::{self, EngineChoice};
 use super::exact;
-use super::matchplay::MatchPlay;
+use super::matchscore::MatchPlay;
+use super::state::{ExactState, FULL_LEVEL, Inner, MOVETIME_RANGE, Settings, Shared, Thinking};
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 use tabula::game::{Game, GameResult};
 use tabula::record::{GameLine, result_text};
-
-/// The shortest and longest time per move the page may ask for, in ms.
-pub const MOVETIME_RANGE: (u64, u64) = (10, 600_000);
-/// Levels the page offers (tabula's `Skill`): 0 the weakest, `FULL_LEVEL` full strength.
-pub const FULL_LEVEL: u8 = 20;
-
-#[derive(Clone, Debug)]
-pub struct Settings {
-    /// Which players people play (player 1, player 2); the engine plays the others.
-    pub human: [bool; 2],
-    pub movetime_ms: u64,
-    /// The engine of each player where no person plays it (indices into the server's engines).
-    pub engines: [usize; 2],
-    /// tabula's strength (`Skill`), 0..=FULL_LEVEL; other engines play at their own.
-    pub level: u8,
-    /// Whether the solver works out the exact value of every move.
-    pub exact: bool,
-}
-
-/// What the solver thread knows about the current position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ExactState {
-    /// Turned off, or the game has no solver for this position.
-    Off,
-    Running,
-    Done,
-    /// Ran out of time: the values found so far stand.
-    Stopped,
-}
-
-pub struct Inner<G: View> {
-    pub line: GameLine<G>,
-    /// The game's usual start on this board (sent as `startpos`).
-    pub standard: G,
-    pub settings: Settings,
-    /// Bumped on every change the page should see.
-    pub version: u64,
-    /// Bumped on every change of the position (a move, a take-back).
-    pub generation: u64,
-    /// The engine waits (after a take-back when no one plays).
-    pub paused: bool,
-    /// The engine's current search, if it is thinking.
-    pub thinking: Option<Thinking>,
-    /// The last search's final report, kept when it has moved.
-    pub last_thinking: Option<Thinking>,
-    pub engine_error: Option<String>,
-    /// The engine was asked to move at once.
-    pub move_now: bool,
-    pub exact: Vec<MoveValue>,
-    pub exact_state: ExactState,
-    /// The generation the solver last took up.
-    pub exact_gen: u64,
-    pub closed: bool,
-    /// The match being watched, if this session is one.
-    pub matchplay: Option<MatchPlay>,
-    /// Bumped when a new game begins in the same session (engines get `ucinewgame`).
-    pub game_number: u64,
-}
-
-pub struct Shared<G: View> {
-    pub inner: Mutex<Inner<G>>,
-    pub changed: Condvar,
-    /// `Inner::generation` and `Inner::closed`, readable without the lock (for the solver's
-    /// abort test).
-    pub generation: AtomicU64,
-    pub closed: AtomicBool,
-    /// Bumped when the exact values are turned on or off (stops the solver's work).
-    pub exact_epoch: AtomicU64,
-}
-
-impl<G: View> Shared<G> {
-    pub fn lock(&self) -> MutexGuard<'_, Inner<G>> {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Marks a change the page should see and wakes every waiter.
-    pub fn touch(&self, inner: &mut Inner<G>) {
-        inner.version += 1;
-        self.changed.notify_all();
-    }
-
-    /// Marks a change of the position: the search and the values of the old one are void.
-    pub fn moved(&self, inner: &mut Inner<G>) {
-        inner.generation += 1;
-        self.generation.store(inner.generation, Relaxed);
-        if let Some(t) = inner.thinking.take() {
-            inner.last_thinking = Some(t);
-        }
-        inner.exact.clear();
-        inner.exact_state = ExactState::Off;
-        inner.move_now = false;
-        self.touch(inner);
-    }
-}
 
 /// A session as the HTTP layer sees it.
 pub trait Session: Send + Sync {
