@@ -42,12 +42,12 @@ impl Default for Chess {
     }
 }
 
-/// Piece values used for move ordering (MVV-LVA), indexed by `Piece as usize`: the exchange
-/// values of `see` (one table of piece values), and the king as the dearest attacker.
-const ORDER_VALUE: [i32; 6] = {
-    let v = see::VALUE;
-    [v[0], v[1], v[2], v[3], v[4], 2000]
-};
+/// Piece values for move ordering only (MVV-LVA: victim first, then the cheaper attacker),
+/// indexed by `Piece as usize`, the king as the dearest attacker. They are not the exchange
+/// values of `see::VALUE` (queen 950 there): ordering by those instead (chess signature 258194)
+/// scored -13.9 +- 33.8 Elo over 200 games at 20,000 nodes against these (issue 49), so the
+/// ordering keeps its own table.
+const ORDER_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 2000];
 
 impl Chess {
     /// A position with its accumulators computed.

@@ -8,7 +8,8 @@ use cozy_chess::{
     get_pawn_attacks, get_rook_moves,
 };
 
-/// Exchange values (the king's is never captured).
+/// Exchange values for the static exchange evaluation (the king's is never captured); move
+/// ordering has its own table, `ORDER_VALUE` in chess/mod.rs (why: there).
 pub const VALUE: [i32; 6] = [100, 320, 330, 500, 950, 0];
 
 fn attackers(c: &Chess, sq: Square, occ: BitBoard) -> BitBoard {
