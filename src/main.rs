@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use tabula::game::Oracles;
 use tabula::games::chess::Chess;
 use tabula::games::othello::Othello;
-use tabula::learn::games;
+use tabula::learn::game_data;
 use tabula::protocol::{self, Output};
 
 /// Prints a line to stdout; a closed stdout (`tabula bench | head`) ends the process
@@ -216,15 +216,15 @@ fn run(mut cli: Cli) -> Result<(), String> {
             )),
         },
         Some(Cmd::Data(args)) => {
-            let (header, _) = games::peek_header(&args.file)?;
+            let (header, _) = game_data::peek_header(&args.file)?;
             match (header.game.as_str(), header.dims) {
                 ("chess", _) => {
                     let start = Chess::default();
-                    learn::data(start.clone(), &games::read(&args.file, &start)?, &args)
+                    learn::data(start.clone(), &game_data::read(&args.file, &start)?, &args)
                 }
                 ("othello", (8, 8)) => {
                     let start = Othello::<u64>::new(8)?;
-                    learn::data(start.clone(), &games::read(&args.file, &start)?, &args)
+                    learn::data(start.clone(), &game_data::read(&args.file, &start)?, &args)
                 }
                 (g, (a, b)) => Err(format!(
                     "{}: data of an unknown game '{g}' {a}x{b}",

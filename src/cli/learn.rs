@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use tabula::game::Game;
 use tabula::learn::format::{Data, FLAG_EXACT, Header};
-use tabula::learn::{Features, Learn, datagen, games, genfens, pgn, train};
+use tabula::learn::{Features, Learn, datagen, game_data, genfens, pgn, train};
 
 #[derive(clap::Args, Debug)]
 pub struct DatagenArgs {
@@ -224,7 +224,7 @@ pub fn data_pgn<G: Learn>(start: G, a: &DataArgs) -> Result<(), String> {
         dims: start.dims(),
         packed: G::PACKED,
     };
-    let (mut writer, mut next) = games::GameWriter::open(&a.file, &header)?;
+    let (mut writer, mut next) = game_data::GameWriter::open(&a.file, &header)?;
     for path in &a.pgn {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let text = String::from_utf8_lossy(&bytes);
@@ -250,7 +250,7 @@ pub fn data_pgn<G: Learn>(start: G, a: &DataArgs) -> Result<(), String> {
 
 /// `tabula data FILE --merge SHARD...`: the shards' games appended to FILE.
 pub fn data_merge(a: &DataArgs) -> Result<(), String> {
-    let added = games::merge(&a.file, &a.merge)?;
+    let added = game_data::merge(&a.file, &a.merge)?;
     say!("{added} games added to {}", a.file.display());
     Ok(())
 }

@@ -9,7 +9,7 @@
 
 use super::Learn;
 use super::format::{DataWriter, FLAG_EXACT, Header, Record};
-use super::games::{FLAG_KEEP, GameRecord, GameWriter, Ply, encode};
+use super::game_data::{FLAG_KEEP, GameRecord, GameWriter, Ply, encode};
 use super::rng::Rng;
 use crate::bits::mix;
 use crate::engine::Engine;

@@ -10,7 +10,7 @@
 pub mod book;
 pub mod datagen;
 pub mod format;
-pub mod games;
+pub mod game_data;
 pub mod genfens;
 pub mod network;
 pub mod pgn;

@@ -10,7 +10,7 @@
 //! written in part; the import goes on with the next.
 
 use super::Learn;
-use super::games::{FLAG_KEEP, GameRecord, Ply, encode};
+use super::game_data::{FLAG_KEEP, GameRecord, Ply, encode};
 use crate::game::{GameResult, Player};
 use crate::record::Record;
 
@@ -129,7 +129,7 @@ mod tests {
     use crate::game::Notation;
     use crate::games::chess::Chess;
     use crate::learn::format::{HEADER, Header};
-    use crate::learn::games;
+    use crate::learn::game_data;
 
     #[test]
     fn runner_comments_give_scores() {
@@ -178,10 +178,10 @@ mod tests {
             dims: (8, 8),
             packed: Chess::PACKED,
         };
-        let mut file = games::header_bytes(&header).to_vec();
+        let mut file = game_data::header_bytes(&header).to_vec();
         file.extend_from_slice(&blocks);
         std::fs::write(&path, &file).unwrap();
-        let d = games::read(&path, &start).unwrap();
+        let d = game_data::read(&path, &start).unwrap();
         assert_eq!(d.len(), 2);
         let fens: Vec<String> = (0..2)
             .map(|i| start.unpack(d.record(i).position).unwrap().fen())

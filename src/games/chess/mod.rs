@@ -6,11 +6,11 @@
 //! cozy-chess always represents castling as king-takes-rook; the conversion to the standard
 //! form happens only in `format_move`, and `parse_move` accepts both forms.
 
-pub(crate) mod eval;
 pub mod hce;
 pub mod learn;
 pub mod nnue;
 mod notation;
+pub(crate) mod pesto;
 mod pst;
 mod san;
 mod see;
@@ -346,10 +346,10 @@ impl SearchHints for Chess {
     fn evaluate(&self) -> i32 {
         match self.eval {
             Eval::Net(net) => {
-                eval::scale_drawish(&self.board, net.evaluate(&self.acc, &self.board))
+                pesto::scale_drawish(&self.board, net.evaluate(&self.acc, &self.board))
             }
-            Eval::Tuned(h) => eval::scale_drawish(&self.board, h.evaluate(&self.board)),
-            Eval::Pesto => eval::evaluate(&self.board),
+            Eval::Tuned(h) => pesto::scale_drawish(&self.board, h.evaluate(&self.board)),
+            Eval::Pesto => pesto::evaluate(&self.board),
         }
     }
 

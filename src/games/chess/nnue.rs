@@ -418,7 +418,7 @@ mod tests {
                     assert_eq!(pos.acc.psqt, fresh.psqt, "after {mv}");
                     assert_eq!(
                         pos.evaluate(),
-                        crate::games::chess::eval::scale_drawish(
+                        crate::games::chess::pesto::scale_drawish(
                             &pos.board,
                             evaluate_fresh(net, &pos.board)
                         )

@@ -153,7 +153,7 @@ pub fn run<G: Learn, F: Features<G>>(
     let ql = linear_q(G::MARGIN_UNIT > 0);
     let mut data: Option<Data> = None;
     for path in &cfg.data {
-        let d = super::games::read(path, start)?;
+        let d = super::game_data::read(path, start)?;
         if d.header.game != G::NAME || d.header.packed != G::PACKED {
             return Err(format!(
                 "{} holds {} data, not {}",
