@@ -10,7 +10,7 @@ use std::process::{Child as Proc, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use super::referee::Limit;
+use super::limit::Limit;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Proto {

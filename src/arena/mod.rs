@@ -10,6 +10,7 @@
 
 pub mod child;
 pub mod json;
+pub mod limit;
 pub mod lines;
 pub mod referee;
 pub mod stats;
