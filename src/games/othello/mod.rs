@@ -20,6 +20,7 @@ pub mod learn;
 mod notation;
 pub mod patterns;
 mod search_error;
+pub mod solve_table;
 
 use crate::bits::Bits;
 use crate::bits::mix;

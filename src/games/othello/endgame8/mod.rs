@@ -20,8 +20,8 @@
 
 use super::PASS;
 use super::board::Geo;
-use super::endgame::{SolveResult, Table};
 use super::learn::PatternNet;
+use super::solve_table::{SolveResult, Table};
 use crate::bits::mix;
 
 /// From this many empties down: no move generation, parity order (`small`).
@@ -371,7 +371,7 @@ impl<'a> Solver<'a> {
         let mut tt_move = PASS;
         if use_table && let Some((lower, upper, best)) = self.table.get_sel(key, self.sel()) {
             if let Some(v) =
-                crate::games::othello::endgame::narrow(lower, upper, &mut alpha, &mut beta)
+                crate::games::othello::solve_table::narrow(lower, upper, &mut alpha, &mut beta)
             {
                 return v;
             }

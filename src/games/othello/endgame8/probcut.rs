@@ -21,7 +21,7 @@
 //! are in hundredths of a disc.
 
 use super::{PASS, Solver, moves};
-use crate::games::othello::endgame::{SolveResult, Table};
+use crate::games::othello::solve_table::{SolveResult, Table};
 
 /// The confidence of a selective search: `t` in hundredths of a standard deviation (e.g. 200:
 /// a cut is wrong about 2.3% of the time where the prediction errs as a normal law).

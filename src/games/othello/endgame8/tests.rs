@@ -10,7 +10,7 @@ use crate::learn::rng::Rng;
 /// each child solved on its own with a cleared table).
 #[test]
 fn margin_and_move_are_exact_and_canonical() {
-    let table = super::super::endgame::table();
+    let table = super::super::solve_table::table();
     let mut rng = Rng::new(17);
     let mut checked = 0;
     while checked < 40 {
@@ -92,7 +92,7 @@ fn random_position(rng: &mut Rng, stop: u32) -> Option<(u64, u64)> {
 /// positions of 14 to 18 empties (where the ordering search runs, one to two plies deep).
 #[test]
 fn ordering_evaluation_keeps_scores_exact() {
-    let table = super::super::endgame::table();
+    let table = super::super::solve_table::table();
     let mut rng = Rng::new(30);
     let mut checked = 0;
     while checked < 8 {
@@ -140,7 +140,7 @@ fn negamax(p: u64, o: u64, passed: bool) -> i32 {
 /// contains it or not, against plain negamax on positions of 7 to 10 empties.
 #[test]
 fn cutoffs_near_the_end_keep_scores_exact() {
-    let table = super::super::endgame::table();
+    let table = super::super::solve_table::table();
     let mut rng = Rng::new(31);
     let (mut checked, mut cut) = (0, 0);
     while checked < 300 {
@@ -176,7 +176,7 @@ fn cutoffs_near_the_end_keep_scores_exact() {
 /// without it, each from a cleared table, have the same margin.
 #[test]
 fn presearch_keeps_scores_exact() {
-    let table = super::super::endgame::table();
+    let table = super::super::solve_table::table();
     let mut rng = Rng::new(32);
     let mut checked = 0;
     while checked < 3 {
@@ -202,7 +202,7 @@ fn presearch_keeps_scores_exact() {
 /// 10 to 15 empties; every guess from a cleared table).
 #[test]
 fn a_guessed_margin_keeps_scores_exact() {
-    let table = super::super::endgame::table();
+    let table = super::super::solve_table::table();
     let mut rng = Rng::new(33);
     let (mut checked, mut missed) = (0, 0);
     while checked < 24 {

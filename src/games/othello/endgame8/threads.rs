@@ -7,7 +7,7 @@
 //! helpers stop when it returns (or when `abort` stops it). Nodes (and ordering nodes): every thread's together.
 
 use super::{Solver, moves, solve, solve_sharing};
-use crate::games::othello::endgame::{SolveResult, Table};
+use crate::games::othello::solve_table::{SolveResult, Table};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// The positions that threads are searching now (`crate::busy`).

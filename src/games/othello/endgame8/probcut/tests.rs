@@ -5,7 +5,7 @@
 
 use super::super::{Solver, flips, moves, solve};
 use super::*;
-use crate::games::othello::endgame::table;
+use crate::games::othello::solve_table::table;
 use crate::learn::rng::Rng;
 
 /// The positions of an .obf file (64 squares X/O/-, then the side to move) as (mover, other).
