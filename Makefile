@@ -2,14 +2,18 @@
 # the release binary with cargo and copies it to $(EXE). OpenBench then runs `$(EXE) bench`,
 # whose last line is `N nodes N nps`. `make EVALFILE=/abs/path/net.bin` embeds that weight file
 # (a tuned evaluation or a network from `tabula train`) as the chess evaluation instead of
-# weights/chess-hce.bin, as OpenBench's builds of networks do.
+# weights/chess-nnue.bin, as OpenBench's builds of networks do.
+# `make TUNE=1` builds the tuning build (cargo feature `tune`): the search's constants become
+# UCI options, as OpenBench's SPSA workloads set them; `tabula tune` prints their SPSA lines.
 EXE ?= tabula
 EVALFILE ?=
+TUNE ?=
+FEATURES := $(if $(TUNE),--features tune,)
 
 .PHONY: all clean
 
 all:
-	TABULA_EVALFILE="$(EVALFILE)" cargo build --release
+	TABULA_EVALFILE="$(EVALFILE)" cargo build --release $(FEATURES)
 	cp target/release/tabula $(EXE)
 
 clean:

@@ -364,6 +364,10 @@ impl<G: Game> Engine<G> {
                 self.tt.clear();
                 self.start.clear_tables();
             }
+            _ if let Some(set) = search::params::set(&lname, value.unwrap_or("")) => {
+                self.stop_and_wait();
+                set?;
+            }
             _ => {
                 let v = value.unwrap_or("");
                 let mut start = self.start.clone();

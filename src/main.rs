@@ -112,6 +112,10 @@ enum Cmd {
     /// `; sq:score` answers; file or stdin). Domineering: the start (or --fen) of --rows x
     /// --cols.
     Solve(Box<solve::SolveArgs>),
+    /// The search's tunable constants as OpenBench's SPSA workloads read them (`name, int,
+    /// value, min, max, c_end, r_end`); a build with `--features tune` (`make TUNE=1`) takes
+    /// each as a UCI/UGI option.
+    Tune,
 }
 
 impl Cli {
@@ -267,6 +271,17 @@ fn run(mut cli: Cli) -> Result<(), String> {
         Some(Cmd::Serve(args)) => serve::run(args, cli.game.name()),
         Some(Cmd::Match(args)) => with_game!(board, |p| matches::run(p, *args)),
         Some(Cmd::Solve(args)) => solve::run(board, *args),
+        Some(Cmd::Tune) => {
+            if !cfg!(feature = "tune") {
+                eprintln!(
+                    "tabula: this build takes none of these as options; build with `cargo build --release --features tune` (or `make TUNE=1`)"
+                );
+            }
+            for p in tabula::search::params::PARAMS {
+                say!("{}", p.openbench_line());
+            }
+            Ok(())
+        }
     }
 }
 

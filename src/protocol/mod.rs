@@ -216,6 +216,12 @@ impl<G: Game> Session<G> {
             self.out
                 .line(&format!("option name {} {}", o.name, o.declaration));
         }
+        for p in crate::search::params::announced() {
+            self.out.line(&format!(
+                "option name {} type spin default {} min {} max {}",
+                p.name, p.default, p.min, p.max
+            ));
+        }
         self.out.line(match d {
             Dialect::Ugi => "ugiok",
             _ => "uciok",

@@ -9,6 +9,7 @@ mod history;
 mod limits;
 mod node;
 mod ordering;
+pub mod params;
 mod probcut;
 mod qsearch;
 mod strength;

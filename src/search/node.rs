@@ -10,6 +10,7 @@
 
 use super::history::NO_CONT;
 use super::ordering::{GOOD_TACTICAL, KILLER};
+use super::params;
 use super::tt::{Bound, TtEntry};
 use super::worker::{NO_EVAL, Worker, outcome_score};
 use super::{INF, MATE, MATE_BOUND, MAX_PLY, Score, TB_WIN};
@@ -172,13 +173,19 @@ impl<G: Game> Worker<'_, G> {
         self.stack[ply + 3].killers = [0; 2];
 
         if !pv_node && !in_check && excluded == 0 && beta.abs() < MATE_BOUND {
-            let margin = G::FUTILITY_MARGIN;
+            let margin = G::FUTILITY_MARGIN * params::rfp_margin_pct() / 100;
             // Reverse futility pruning: far enough above beta that no quiet line falls back.
-            if scaled && depth <= 8 && eval - margin * (depth - i32::from(improving)) >= beta {
+            if scaled
+                && depth <= params::rfp_depth()
+                && eval - margin * (depth - i32::from(improving)) >= beta
+            {
                 return (eval + beta) / 2;
             }
             // Razoring: hopelessly below alpha near the leaves; let the captures decide.
-            if scaled && depth <= 3 && eval + 250 * depth < alpha {
+            if scaled
+                && depth <= params::razor_depth()
+                && eval + params::razor_margin() * depth < alpha
+            {
                 let v = self.qsearch(pos, alpha, alpha + 1, ply);
                 if self.stopped {
                     return 0;
@@ -194,7 +201,9 @@ impl<G: Game> Worker<'_, G> {
                 && self.stack[ply + 1].cont != NO_CONT
                 && let Some(child) = pos.null_move()
             {
-                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                let r = params::nmp_base()
+                    + depth / params::nmp_depth_div()
+                    + ((eval - beta) / params::nmp_eval_div()).min(3);
                 self.stack[ply + 2].cont = NO_CONT;
                 self.hashes.push(child.hash());
                 let v = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node);
@@ -216,7 +225,7 @@ impl<G: Game> Worker<'_, G> {
             return v;
         }
         // Internal iterative reduction: no hash move at a deep node, search it shallower.
-        let depth = if tt_move == 0 && depth >= 6 && (pv_node || cut_node) {
+        let depth = if tt_move == 0 && depth >= params::iir_depth() && (pv_node || cut_node) {
             depth - 1
         } else {
             depth
@@ -310,28 +319,33 @@ impl<G: Game> Worker<'_, G> {
                     let lmr_depth = (depth - 1 - lmr_base).max(0);
                     if !tactical {
                         // Late-move pruning: enough quiet moves tried near the leaves.
-                        if depth <= 8
-                            && searched as i32 >= (3 + depth * depth) / (2 - i32::from(n.improving))
+                        if depth <= params::lmp_depth()
+                            && searched as i32
+                                >= (params::lmp_base() + depth * depth)
+                                    / (2 - i32::from(n.improving))
                         {
                             skip_quiets = true;
                             continue;
                         }
                         // Futility: a quiet move cannot lift a hopeless eval to alpha.
                         if !n.pv_node
-                            && lmr_depth <= 8
-                            && n.static_eval + 100 + 100 * lmr_depth <= alpha
+                            && lmr_depth <= params::fut_depth()
+                            && n.static_eval + params::fut_base() + params::fut_mult() * lmr_depth
+                                <= alpha
                         {
                             continue;
                         }
                         // History pruning: quiet moves that keep failing here.
-                        if lmr_depth <= 3 && history < -4000 * depth {
+                        if lmr_depth <= params::hist_prune_depth()
+                            && history < -params::hist_prune() * depth
+                        {
                             continue;
                         }
                         // Quiet moves that lose material on their square.
-                        if !pos.see_ge(mv, -25 * lmr_depth * lmr_depth) {
+                        if !pos.see_ge(mv, -params::see_quiet() * lmr_depth * lmr_depth) {
                             continue;
                         }
-                    } else if depth <= 8 && !pos.see_ge(mv, -100 * depth) {
+                    } else if depth <= 8 && !pos.see_ge(mv, -params::see_tactical() * depth) {
                         continue;
                     }
                 } else if !n.pv_node
@@ -349,14 +363,14 @@ impl<G: Game> Worker<'_, G> {
             if scaled
                 && k == tt_move
                 && n.excluded == 0
-                && depth >= 8
+                && depth >= params::singular_depth()
                 && (ply as i32) < 2 * self.root_depth
                 && let Some(e) = n.tt
                 && e.depth >= depth - 3
                 && e.bound != Bound::Upper
                 && e.score.abs() < MATE_BOUND
             {
-                let sbeta = e.score - 2 * depth;
+                let sbeta = e.score - params::singular_mult() * depth;
                 self.stack[ply + 2].excluded = k;
                 let v = self.negamax(pos, (depth - 1) / 2, sbeta - 1, sbeta, ply, n.cut_node);
                 self.stack[ply + 2].excluded = 0;
@@ -399,7 +413,7 @@ impl<G: Game> Worker<'_, G> {
                     r = lmr_base;
                     if !tactical {
                         r += i32::from(!n.improving);
-                        r -= history / 8192;
+                        r -= history / params::lmr_hist_div();
                     }
                     if n.pv_node {
                         r -= 1;

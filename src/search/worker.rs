@@ -10,6 +10,7 @@
 
 use super::SearchResult;
 use super::history::{NO_CONT, Tables};
+use super::params;
 use super::tt::{Bound, TranspositionTable};
 use super::{Control, INF, Info, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, Score, SearchParams};
 use crate::game::{Game, Outcome};
@@ -90,12 +91,14 @@ impl<'a, G: Game> Worker<'a, G> {
     ) -> Self {
         let mut hashes = history.to_vec();
         hashes.push(root.hash());
+        let base = f64::from(params::lmr_base()) / 100.0;
+        let div = f64::from(params::lmr_div()) / 100.0;
         let lmr = (0..64)
             .map(|d| {
                 let mut row = [0u8; 64];
                 for (m, r) in row.iter_mut().enumerate() {
                     if d > 0 && m > 0 {
-                        let v = 0.75 + (d as f64).ln() * (m as f64).ln() / 2.25;
+                        let v = base + (d as f64).ln() * (m as f64).ln() / div;
                         *r = v.max(0.0) as u8;
                     }
                 }
@@ -404,7 +407,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     fn aspiration(&mut self, depth: u32, pv_idx: usize, report: &(dyn Fn(&Info<G::Move>) + Sync)) {
         let prev = self.root_moves[pv_idx].prev_score;
-        let mut delta = 30;
+        let mut delta = params::asp_delta();
         let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INF), (prev + delta).min(INF))
         } else {
