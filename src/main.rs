@@ -8,7 +8,6 @@ use std::process::ExitCode;
 use tabula::game::Oracles;
 use tabula::games::chess::Chess;
 use tabula::games::othello::Othello;
-use tabula::learn::game_data;
 use tabula::protocol::{self, Output};
 
 /// Prints a line to stdout; a closed stdout (`tabula bench | head`) ends the process
@@ -219,21 +218,12 @@ fn run(mut cli: Cli) -> Result<(), String> {
                 "data --pgn: no learned evaluation for {g:?} on this board (chess, 8x8 Othello)"
             )),
         },
+        Some(Cmd::Data(args)) if args.check => learn::data_check(&args),
         Some(Cmd::Data(args)) => {
-            let (header, _) = game_data::peek_header(&args.file)?;
-            match (header.game.as_str(), header.dims) {
-                ("chess", _) => {
-                    let start = Chess::default();
-                    learn::data(start.clone(), &game_data::read(&args.file, &start)?, &args)
-                }
-                ("othello", (8, 8)) => {
-                    let start = Othello::<u64>::new(8)?;
-                    learn::data(start.clone(), &game_data::read(&args.file, &start)?, &args)
-                }
-                (g, (a, b)) => Err(format!(
-                    "{}: data of an unknown game '{g}' {a}x{b}",
-                    args.file.display()
-                )),
+            let data = learn::read_data(&args.file)?;
+            match data.header.game.as_str() {
+                "chess" => learn::data(Chess::default(), &data, &args),
+                _ => learn::data(Othello::<u64>::new(8)?, &data, &args),
             }
         }
         Some(Cmd::Bench { depth, all: true }) => bench::bench_all(depth),

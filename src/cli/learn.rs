@@ -5,8 +5,10 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 use tabula::game::Game;
+use tabula::games::chess::Chess;
+use tabula::games::othello::Othello;
 use tabula::learn::format::{Data, FLAG_EXACT, Header};
-use tabula::learn::{Features, Learn, datagen, game_data, genfens, pgn, train};
+use tabula::learn::{Features, Learn, check, datagen, game_data, genfens, pgn, train};
 
 #[derive(clap::Args, Debug)]
 pub struct DatagenArgs {
@@ -58,6 +60,13 @@ pub struct DataArgs {
     /// A data file (`tabula datagen` writes them): summarised, or with --pgn / --merge the
     /// file games are added to (created if missing).
     pub file: PathBuf,
+    /// With --check: more files to check.
+    #[arg(requires = "check")]
+    pub more: Vec<PathBuf>,
+    /// Check FILE... (data, weight files, Othello books, solver checkpoints: told apart by
+    /// their first bytes): what is whole, what is damaged and where; exit status 1 if any is.
+    #[arg(long, conflicts_with_all = ["pgn", "merge", "text"])]
+    pub check: bool,
     /// Print at most this many records as text (`fen | score | label | game | ply | flags`).
     #[arg(long, default_value_t = 0)]
     pub text: usize,
@@ -225,6 +234,9 @@ pub fn data_pgn<G: Learn>(start: G, a: &DataArgs) -> Result<(), String> {
         packed: G::PACKED,
     };
     let (mut writer, mut next) = game_data::GameWriter::open(&a.file, &header)?;
+    for note in std::mem::take(&mut writer.notes) {
+        eprintln!("{note}");
+    }
     for path in &a.pgn {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let text = String::from_utf8_lossy(&bytes);
@@ -250,13 +262,53 @@ pub fn data_pgn<G: Learn>(start: G, a: &DataArgs) -> Result<(), String> {
 
 /// `tabula data FILE --merge SHARD...`: the shards' games appended to FILE.
 pub fn data_merge(a: &DataArgs) -> Result<(), String> {
-    let added = game_data::merge(&a.file, &a.merge)?;
-    say!("{added} games added to {}", a.file.display());
+    let done = game_data::merge(&a.file, &a.merge)?;
+    for note in &done.notes {
+        eprintln!("{note}");
+    }
+    say!("{} games added to {}", done.added, a.file.display());
+    Ok(())
+}
+
+/// A data file of any format and whatever game it holds (chess, 8x8 Othello), read into
+/// training records; damaged blocks skipped and counted in its `damage`.
+pub fn read_data(path: &std::path::Path) -> Result<Data, String> {
+    let (header, _) = game_data::peek_header(path)?;
+    match (header.game.as_str(), header.dims) {
+        ("chess", _) => game_data::read(path, &Chess::default()),
+        ("othello", (8, 8)) => game_data::read(path, &Othello::<u64>::new(8)?),
+        (g, (a, b)) => Err(format!(
+            "{}: data of an unknown game '{g}' {a}x{b}",
+            path.display()
+        )),
+    }
+}
+
+/// `tabula data --check FILE...`: a report per file on stdout; an error (exit status 1) if
+/// any file is damaged.
+pub fn data_check(a: &DataArgs) -> Result<(), String> {
+    let files: Vec<&PathBuf> = std::iter::once(&a.file).chain(&a.more).collect();
+    let mut bad = 0;
+    for path in &files {
+        let r = check::check(path, &read_data);
+        for line in r.lines(path) {
+            say!("{line}");
+        }
+        if !r.ok() {
+            bad += 1;
+        }
+    }
+    if bad > 0 {
+        return Err(format!("{bad} of {} files damaged", files.len()));
+    }
     Ok(())
 }
 
 /// Summary and text dump of a data file (the game is the file's own).
 pub fn data<G: Learn>(start: G, data: &Data, a: &DataArgs) -> Result<(), String> {
+    for note in data.damage.notes(&a.file) {
+        eprintln!("{note}");
+    }
     let n = data.len();
     let (mut wins, mut draws, mut exact) = (0u64, 0u64, 0u64);
     let mut games = std::collections::BTreeSet::new();

@@ -5,7 +5,9 @@
 //! Determinism: game i depends only on (seed, i, the settings): its opening comes from its own
 //! generator, every search runs on one thread with a freshly cleared table, and games are
 //! written in index order whatever the number of threads. A resumed file continues at the
-//! game after the last one written, so an interrupted run and an uninterrupted one end equal.
+//! game after the last whole one written (a cut last block is cut off and made again), so an
+//! interrupted run and an uninterrupted one end equal, byte for byte. A `TABULAG1` file is
+//! continued in `TABULAG1` (said on stderr), never mixed with `TABULAG2` blocks.
 
 use super::Learn;
 use super::format::{DataWriter, FLAG_EXACT, Header, Record};
@@ -303,6 +305,9 @@ impl Writer {
             (Writer::Positions(w), next)
         } else {
             let (w, next) = GameWriter::open(path, header)?;
+            for note in &w.notes {
+                log::warn!("{note}");
+            }
             (Writer::Games(w), next)
         })
     }

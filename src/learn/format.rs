@@ -10,6 +10,9 @@
 //! the file (u32; games are written whole and in index order), flags (u8: bit 0 the score is
 //! the exact solver's value), the ply within the game (u8, capped at 255).
 //!
+//! No checksum (the format before game blocks; `datagen --positions` still writes it): a torn
+//! last record is reported (`Damage`), damage inside a record cannot be seen.
+//!
 //! Invariant: a file is a header followed by whole records; `DataWriter::open` truncates a
 //! torn last record (an interrupted write) and resumes after the last game written.
 
@@ -168,10 +171,49 @@ impl DataWriter {
     }
 }
 
+/// What reading a data file found wrong with it (nothing, for a good file).
+#[derive(Clone, Debug, Default)]
+pub struct Damage {
+    /// The file's format (`TABULAD1`, `TABULAG1`, `TABULAG2`).
+    pub format: &'static str,
+    /// Whether the format carries checksums (else damage inside a record or game is unseen).
+    pub checked: bool,
+    /// Whole blocks read (games; records in `TABULAD1`).
+    pub blocks: usize,
+    /// Blocks skipped as damaged or cut short.
+    pub skipped: usize,
+    /// What was skipped and where (byte offsets in the file), one line each.
+    pub problems: Vec<String>,
+}
+
+impl Damage {
+    /// The lines to print on stderr about the file `path` (none for a good checked file).
+    pub fn notes(&self, path: &Path) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.skipped > 0 {
+            out.push(format!(
+                "skipped {} damaged game blocks in {}: {}",
+                self.skipped,
+                path.display(),
+                super::game_blocks::summarise(&self.problems, path)
+            ));
+        }
+        if !self.checked {
+            out.push(format!(
+                "{} is {}: no checksums, damage inside a game cannot be seen",
+                path.display(),
+                self.format
+            ));
+        }
+        out
+    }
+}
+
 /// A whole data file in memory.
 pub struct Data {
     pub header: Header,
     pub bytes: Vec<u8>,
+    pub damage: Damage,
 }
 
 impl Data {
@@ -184,9 +226,26 @@ impl Data {
         let header = Header::from_bytes(&bytes).map_err(|e| format!("{shown}: {e}"))?;
         let rec = header.record_size();
         let whole = (bytes.len() - HEADER) / rec;
-        bytes.truncate(HEADER + whole * rec);
+        let end = HEADER + whole * rec;
+        let mut damage = Damage {
+            format: "TABULAD1",
+            blocks: whole,
+            ..Damage::default()
+        };
+        if end < bytes.len() {
+            damage.skipped = 1;
+            damage.problems.push(format!(
+                "truncated last record at byte {end} ({} bytes)",
+                bytes.len() - end
+            ));
+        }
+        bytes.truncate(end);
         bytes.drain(..HEADER);
-        Ok(Data { header, bytes })
+        Ok(Data {
+            header,
+            bytes,
+            damage,
+        })
     }
 
     pub fn len(&self) -> usize {

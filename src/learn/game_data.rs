@@ -2,9 +2,11 @@
 //! that `datagen` writes, `data --pgn` makes from other machines' PGNs, `data --merge` joins
 //! and `read` turns back into training records (`format::Record`) by replaying the moves.
 //!
-//! Header: as `format::Header` (32 bytes) with the magic `TABULAG1`. Then one block a game,
+//! Header: as `format::Header` (32 bytes) with the magic `TABULAG2` (`TABULAG1`: the version
+//! before checksums, still read and appended to in its own version). Then one block a game,
+//! framed as `game_blocks` says (in `TABULAG2` a marker before and a CRC-32 after); inside,
 //! all little-endian:
-//!   u32 the block's length after this field; u32 the game's index; i16 the label from the
+//!   u32 the body's length after this field; u32 the game's index; i16 the label from the
 //!   first player's side (the result +1/0/-1, or Othello's final disc margin); u16 the ply of
 //!   the start position within its game; u16 the number of moves n; the packed start
 //!   position (`Learn::pack`, P bytes); then n moves, each: u8 flags (bit 0 the score is the
@@ -18,15 +20,19 @@
 //!
 //! Invariant: a file is a header and whole blocks, indices increasing; `GameWriter::open`
 //! cuts a torn last block (an interrupted write) and resumes after the last whole game.
+//! Readers (`read`, `merge`) skip a damaged block and count it (`format::Damage`), never
+//! silently.
 
 use super::Learn;
-use super::format::{self, Data, FLAG_EXACT, HEADER, Header, Record};
+use super::format::{self, Damage, Data, FLAG_EXACT, HEADER, Header, Record};
+use super::game_blocks::{self, Version};
 use crate::game::Player;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
-pub const MAGIC: &[u8; 8] = b"TABULAG1";
+/// The magic tabula writes (`game_blocks::MAGIC_V1` is read too).
+pub const MAGIC: &[u8; 8] = game_blocks::MAGIC_V2;
 /// Ply flag: the position before this move is a training record.
 pub const FLAG_KEEP: u8 = 2;
 /// Bytes of a block before the packed start position.
@@ -51,21 +57,23 @@ pub struct GameRecord<G: Learn> {
     pub plies: Vec<Ply<G::Move>>,
 }
 
-pub fn header_bytes(h: &Header) -> [u8; HEADER] {
+/// The header of a file of `version`.
+pub fn header_bytes(h: &Header, version: Version) -> [u8; HEADER] {
     let mut b = h.to_bytes();
-    b[..8].copy_from_slice(MAGIC);
+    b[..8].copy_from_slice(version.magic());
     b
 }
 
-/// The header of a game-based file, if `b` starts with one.
-pub fn parse_header(b: &[u8]) -> Option<Result<Header, String>> {
-    if b.len() < HEADER || &b[..8] != MAGIC {
+/// The header of a game-based file and its version, if `b` starts with one.
+pub fn parse_header(b: &[u8]) -> Option<Result<(Header, Version), String>> {
+    let version = Version::of_magic(b)?;
+    if b.len() < HEADER {
         return None;
     }
     let mut h = [0u8; HEADER];
     h.copy_from_slice(&b[..HEADER]);
     h[..8].copy_from_slice(format::MAGIC);
-    Some(Header::from_bytes(&h))
+    Some(Header::from_bytes(&h).map(|h| (h, version)))
 }
 
 /// The legal moves of `pos` in the order of their notation (what a rank counts in).
@@ -78,8 +86,8 @@ fn ranked<G: Learn>(pos: &G, moves: &mut Vec<G::Move>) {
     moves.extend(named.into_iter().map(|(_, m)| m));
 }
 
-/// The block of game `index` (see the file comment). Errors if a move is not legal where
-/// it is played.
+/// The block of game `index` (see the file comment), framed as `TABULAG2` writes it. Errors
+/// if a move is not legal where it is played.
 pub fn encode<G: Learn>(rec: &GameRecord<G>, index: u32) -> Result<Vec<u8>, String> {
     let n = u16::try_from(rec.plies.len()).map_err(|_| "a game of more than 65535 moves")?;
     let mut out = Vec::with_capacity(4 + BLOCK_HEAD + G::PACKED + 3 * rec.plies.len());
@@ -116,34 +124,19 @@ pub fn encode<G: Learn>(rec: &GameRecord<G>, index: u32) -> Result<Vec<u8>, Stri
     }
     let len = (out.len() - 4) as u32;
     out[..4].copy_from_slice(&len.to_le_bytes());
-    Ok(out)
+    let mut framed = Vec::with_capacity(out.len() + 8);
+    game_blocks::frame(&out, &mut framed);
+    Ok(framed)
 }
 
-/// Splits the blocks after a header: (offset, length with its length field) of each whole
-/// block, and the end of the last whole one.
-fn blocks(bytes: &[u8], from: usize) -> (Vec<(usize, usize)>, usize) {
-    let mut out = Vec::new();
-    let mut at = from;
-    while at + 4 <= bytes.len() {
-        let len =
-            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize;
-        if len < BLOCK_HEAD || at + 4 + len > bytes.len() {
-            break;
-        }
-        out.push((at, 4 + len));
-        at += 4 + len;
-    }
-    (out, at)
-}
-
-fn block_index(block: &[u8]) -> u32 {
-    u32::from_le_bytes([block[4], block[5], block[6], block[7]])
-}
-
-/// Replays one block into training records (appended to `out`); returns the positions kept.
+/// Replays one block (its view: length field and body) into training records (appended to
+/// `out`); returns the positions kept. On an error `out` may hold part of the game.
 fn decode_block<G: Learn>(start: &G, block: &[u8], out: &mut Vec<u8>) -> Result<u64, String> {
     let bad = || "a damaged game block".to_string();
-    let b = &block[4..];
+    let b = block.get(4..).ok_or_else(bad)?;
+    if b.len() < BLOCK_HEAD - 4 {
+        return Err(bad());
+    }
     let index = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
     let label_p1 = i16::from_le_bytes([b[4], b[5]]);
     let start_ply = u16::from_le_bytes([b[6], b[7]]);
@@ -197,15 +190,16 @@ fn decode_block<G: Learn>(start: &G, block: &[u8], out: &mut Vec<u8>) -> Result<
     Ok(kept)
 }
 
-/// Reads a data file of either format into training records; `start` supplies the board
-/// (the file's game and dimensions must be `start`'s).
+/// Reads a data file of any format into training records; `start` supplies the board (the
+/// file's game and dimensions must be `start`'s). Damaged blocks (and a cut last one) are
+/// skipped and counted in the result's `damage`.
 pub fn read<G: Learn>(path: &Path, start: &G) -> Result<Data, String> {
     let shown = path.display();
     let mut bytes = Vec::new();
     File::open(path)
         .and_then(|mut f| f.read_to_end(&mut bytes))
         .map_err(|e| format!("cannot read {shown}: {e}"))?;
-    let header = match parse_header(&bytes) {
+    let (header, version) = match parse_header(&bytes) {
         None => return Data::read(path),
         Some(h) => h.map_err(|e| format!("{shown}: {e}"))?,
     };
@@ -220,15 +214,40 @@ pub fn read<G: Learn>(path: &Path, start: &G) -> Result<Data, String> {
             start.dims().1
         ));
     }
-    let (list, _) = blocks(&bytes, HEADER);
+    let scan = game_blocks::scan(&bytes, HEADER, version);
+    let mut damage = Damage {
+        format: if version == Version::V2 {
+            "TABULAG2"
+        } else {
+            "TABULAG1"
+        },
+        checked: version == Version::V2,
+        skipped: scan.lost,
+        ..Damage::default()
+    };
+    let mut problems = game_blocks::problems(&scan, &bytes);
     let mut out = Vec::new();
-    for (at, len) in list {
-        decode_block(start, &bytes[at..at + len], &mut out).map_err(|e| format!("{shown}: {e}"))?;
+    for b in &scan.blocks {
+        let before = out.len();
+        match decode_block(start, &bytes[b.view.clone()], &mut out) {
+            Ok(_) => damage.blocks += 1,
+            Err(e) => {
+                out.truncate(before);
+                damage.skipped += 1;
+                problems.push((b.at, format!("block at byte {} does not replay: {e}", b.at)));
+            }
+        }
     }
-    Ok(Data { header, bytes: out })
+    problems.sort_by_key(|p| p.0);
+    damage.problems = problems.into_iter().map(|p| p.1).collect();
+    Ok(Data {
+        header,
+        bytes: out,
+        damage,
+    })
 }
 
-/// The header of a data file of either format, and whether it is game-based.
+/// The header of a data file of any format, and whether it is game-based.
 pub fn peek_header(path: &Path) -> Result<(Header, bool), String> {
     let shown = path.display();
     let mut head = [0u8; HEADER];
@@ -236,7 +255,7 @@ pub fn peek_header(path: &Path) -> Result<(Header, bool), String> {
         .and_then(|mut f| f.read_exact(&mut head))
         .map_err(|e| format!("cannot read {shown}: {e}"))?;
     match parse_header(&head) {
-        Some(h) => Ok((h.map_err(|e| format!("{shown}: {e}"))?, true)),
+        Some(h) => Ok((h.map_err(|e| format!("{shown}: {e}"))?.0, true)),
         None => Ok((
             Header::from_bytes(&head).map_err(|e| format!("{shown}: {e}"))?,
             false,
@@ -244,14 +263,19 @@ pub fn peek_header(path: &Path) -> Result<(Header, bool), String> {
     }
 }
 
-/// Appends whole games to a game-based file.
+/// Appends whole games to a game-based file, in the file's own version.
 pub struct GameWriter {
     file: File,
+    version: Version,
+    /// What opening the file found and did (a version kept, a cut tail), to tell the user.
+    pub notes: Vec<String>,
 }
 
 impl GameWriter {
-    /// Opens `path` for appending (creating it with `header` if it does not exist); returns
-    /// the writer and the index of the next game (one past the last whole game in the file).
+    /// Opens `path` for appending (creating it with `header` as `TABULAG2` if it does not
+    /// exist); returns the writer and the index of the next game (one past the last whole
+    /// game in the file). A cut or damaged tail after the last whole game is cut off (said in
+    /// `notes`); a `TABULAG1` file stays `TABULAG1`.
     pub fn open(path: &Path, header: &Header) -> Result<(GameWriter, u32), String> {
         let shown = path.display();
         let io = |e: std::io::Error| format!("{shown}: {e}");
@@ -267,10 +291,16 @@ impl GameWriter {
         if bytes.len() < HEADER {
             file.set_len(0).map_err(io)?;
             file.seek(SeekFrom::Start(0)).map_err(io)?;
-            file.write_all(&header_bytes(header)).map_err(io)?;
-            return Ok((GameWriter { file }, 0));
+            file.write_all(&header_bytes(header, Version::V2))
+                .map_err(io)?;
+            let w = GameWriter {
+                file,
+                version: Version::V2,
+                notes: Vec::new(),
+            };
+            return Ok((w, 0));
         }
-        let existing = match parse_header(&bytes) {
+        let (existing, version) = match parse_header(&bytes) {
             Some(h) => h.map_err(|e| format!("{shown}: {e}"))?,
             None => {
                 return Err(format!(
@@ -289,35 +319,74 @@ impl GameWriter {
                 header.dims.1
             ));
         }
-        let (list, end) = blocks(&bytes, HEADER);
-        file.set_len(end as u64).map_err(io)?;
+        let scan = game_blocks::scan(&bytes, HEADER, version);
+        let mut notes = Vec::new();
+        if version == Version::V1 {
+            notes.push(format!(
+                "{shown} is TABULAG1 (no checksums): games are appended in its own version; start a new file for TABULAG2"
+            ));
+        }
+        if !scan.damaged.is_empty() {
+            notes.push(format!(
+                "{shown}: {} damaged game blocks stay skipped (tabula data --check {shown})",
+                scan.damaged.len()
+            ));
+        }
+        if let Some(t) = scan.tail {
+            notes.push(format!(
+                "{shown}: cut off {} {} bytes at byte {} after the last whole game; they are made again",
+                if t.truncated { "a truncated last block," } else { "a damaged tail," },
+                t.len,
+                t.at
+            ));
+        }
+        file.set_len(scan.end as u64).map_err(io)?;
         file.seek(SeekFrom::End(0)).map_err(io)?;
-        let next = list
+        let next = scan
+            .blocks
             .last()
-            .map_or(0, |&(at, _)| block_index(&bytes[at..]) + 1);
-        Ok((GameWriter { file }, next))
+            .map_or(0, |b| game_blocks::index(&bytes[b.view.clone()]) + 1);
+        Ok((
+            GameWriter {
+                file,
+                version,
+                notes,
+            },
+            next,
+        ))
     }
 
-    /// Appends blocks (whole games) in one write.
-    pub fn append(&mut self, bytes: &[u8]) -> Result<(), String> {
+    /// Appends blocks (whole games, as `encode` makes them) in one write, in the file's
+    /// version.
+    pub fn append(&mut self, blocks: &[u8]) -> Result<(), String> {
+        let bytes = game_blocks::convert(blocks, self.version);
         self.file
-            .write_all(bytes)
+            .write_all(&bytes)
             .and_then(|_| self.file.flush())
             .map_err(|e| format!("writing data: {e}"))
     }
 }
 
+/// What `merge` did.
+#[derive(Clone, Debug, Default)]
+pub struct Merged {
+    pub added: u64,
+    /// Lines for the user: damaged blocks skipped (per input), the output's version kept.
+    pub notes: Vec<String>,
+}
+
 /// Appends the games of `inputs` (game-based files of the same game and board) to `out`,
-/// numbered on after its last game; returns the games added. Several machines' shards become
-/// one training set, each game whole (the trainer holds out by game index).
-pub fn merge(out: &Path, inputs: &[std::path::PathBuf]) -> Result<u64, String> {
+/// numbered on after its last game. Several machines' shards become one training set, each
+/// game whole (the trainer holds out by game index). Damaged blocks of an input are skipped
+/// and counted in the notes.
+pub fn merge(out: &Path, inputs: &[std::path::PathBuf]) -> Result<Merged, String> {
     let mut header: Option<Header> = None;
     for input in inputs {
         let shown = input.display();
         let (h, games) = peek_header(input)?;
         if !games {
             return Err(format!(
-                "{shown}: not a game-based data file (TABULAG1); position files are read by the trainer as they are"
+                "{shown}: not a game-based data file (TABULAG1/2); position files are read by the trainer as they are"
             ));
         }
         match &header {
@@ -332,22 +401,46 @@ pub fn merge(out: &Path, inputs: &[std::path::PathBuf]) -> Result<u64, String> {
     }
     let header = header.ok_or("merge: no input files")?;
     let (mut writer, mut next) = GameWriter::open(out, &header)?;
-    let mut added = 0u64;
+    let mut done = Merged {
+        notes: std::mem::take(&mut writer.notes),
+        ..Merged::default()
+    };
     for input in inputs {
-        let bytes =
-            std::fs::read(input).map_err(|e| format!("cannot read {}: {e}", input.display()))?;
-        let (list, _) = blocks(&bytes, HEADER);
+        let shown = input.display();
+        let bytes = std::fs::read(input).map_err(|e| format!("cannot read {shown}: {e}"))?;
+        let Some(Ok((_, version))) = parse_header(&bytes) else {
+            return Err(format!("{shown}: its header changed while merging"));
+        };
+        let scan = game_blocks::scan(&bytes, HEADER, version);
         let mut buf = Vec::new();
-        for (at, len) in list {
-            let start = buf.len();
-            buf.extend_from_slice(&bytes[at..at + len]);
-            buf[start + 4..start + 8].copy_from_slice(&next.to_le_bytes());
+        let mut view = Vec::new();
+        for b in &scan.blocks {
+            view.clear();
+            view.extend_from_slice(&bytes[b.view.clone()]);
+            view[4..8].copy_from_slice(&next.to_le_bytes());
+            game_blocks::frame(&view, &mut buf);
             next += 1;
-            added += 1;
+            done.added += 1;
+        }
+        if scan.lost > 0 {
+            let problems: Vec<String> = game_blocks::problems(&scan, &bytes)
+                .into_iter()
+                .map(|p| p.1)
+                .collect();
+            done.notes.push(format!(
+                "skipped {} damaged game blocks in {shown}: {}",
+                scan.lost,
+                game_blocks::summarise(&problems, input)
+            ));
+        }
+        if version == Version::V1 {
+            done.notes.push(format!(
+                "{shown} is TABULAG1: no checksums, damage inside a game cannot be seen"
+            ));
         }
         writer.append(&buf)?;
     }
-    Ok(added)
+    Ok(done)
 }
 
 #[cfg(test)]
@@ -419,12 +512,13 @@ mod tests {
         assert_eq!((r.score, r.label, r.game, r.ply), (0, 1, 0, 2));
         let r = d.record(3);
         assert_eq!((r.score, r.label, r.ply), (40, 1, 6));
-        // A game: 14 bytes and the packed start, then 2 bytes a move and 2 more a record.
+        // A game: 14 bytes and the packed start, then 2 bytes a move and 2 more a record;
+        // 8 more for the marker and the checksum.
         let size = std::fs::metadata(&a).unwrap().len() as usize - HEADER;
-        assert_eq!(size, 3 * (4 + 10 + Chess::PACKED + 7 * 2 + 4 * 2));
+        assert_eq!(size, 3 * (12 + 10 + Chess::PACKED + 7 * 2 + 4 * 2));
 
         std::fs::copy(&a, &b).unwrap();
-        assert_eq!(merge(&all, &[a.clone(), b.clone()]).unwrap(), 6);
+        assert_eq!(merge(&all, &[a.clone(), b.clone()]).unwrap().added, 6);
         let d = read(&all, &start).unwrap();
         assert_eq!(d.len(), 6 * 4);
         let games: Vec<u32> = (0..d.len()).map(|i| d.record(i).game).collect();

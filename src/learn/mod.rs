@@ -8,8 +8,11 @@
 //! Labels are always from the side to move of the labelled position.
 
 pub mod book;
+pub mod check;
+pub mod checksum;
 pub mod datagen;
 pub mod format;
+pub mod game_blocks;
 pub mod game_data;
 pub mod genfens;
 pub mod network;

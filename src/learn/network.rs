@@ -13,6 +13,12 @@
 //! placement straight away, which a network fed little data learns slowly through its hidden
 //! layer. A `TABULAN1` file has no psqt term (all zero).
 //!
+//! `TABULAN3` (what tabula writes since weight files carry a check): `TABULAN3`, the name, I, H,
+//! B as above, a u32 of flags (bit 0: a psqt term follows), the arrays as in `TABULAN2` (psqt
+//! only where the flag is set), then the CRC-32 of every byte before it (u32, `checksum`). A
+//! file whose checksum fails is refused, naming the file (callers add the path). `TABULAN1` and
+//! `TABULAN2` files still load, unchecked beyond their exact size.
+//!
 //! A linear model (hidden H = 0: Othello's patterns) has no `b1` and no `w2`: `w1` is
 //! B x I (bucket-major) and the output is `(b2 + sum of the bucket's w1 over the active
 //! inputs) / QL` label units (discs), or, where the label is a result (chess), `(...) * SCALE /
@@ -26,6 +32,8 @@
 pub const MAGIC: &[u8; 8] = b"TABULAN1";
 /// A perspective network with its psqt term.
 pub const MAGIC_PSQT: &[u8; 8] = b"TABULAN2";
+/// Either of the above with a flags word and a CRC-32 (what `to_bytes` writes).
+pub const MAGIC_CHECKED: &[u8; 8] = b"TABULAN3";
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Evaluation units per unit of the float network's output (the output is a win-probability
@@ -61,18 +69,16 @@ pub struct Network {
 impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        out.extend_from_slice(if self.psqt.is_empty() {
-            MAGIC
-        } else {
-            MAGIC_PSQT
-        });
+        out.extend_from_slice(MAGIC_CHECKED);
         let mut name = [0u8; 12];
         let n = self.game.len().min(12);
         name[..n].copy_from_slice(&self.game.as_bytes()[..n]);
         out.extend_from_slice(&name);
+        let flags = u32::from(!self.psqt.is_empty());
         for v in [self.inputs, self.hidden, self.buckets] {
             out.extend_from_slice(&(v as u32).to_le_bytes());
         }
+        out.extend_from_slice(&flags.to_le_bytes());
         for v in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -82,14 +88,25 @@ impl Network {
         for v in &self.psqt {
             out.extend_from_slice(&v.to_le_bytes());
         }
+        super::checksum::seal(&mut out);
         out
     }
 
-    pub fn from_bytes(b: &[u8]) -> Result<Network, String> {
-        if b.len() < 32 || (&b[..8] != MAGIC && &b[..8] != MAGIC_PSQT) {
-            return Err("not a tabula network (no TABULAN1 or TABULAN2 header)".into());
-        }
-        let with_psqt = &b[..8] == MAGIC_PSQT;
+    /// A weight file's network; an error says what is wrong (the caller names the file).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        let magic = bytes.get(..8);
+        let (b, with_psqt, at) = if magic == Some(MAGIC_CHECKED) {
+            let b = super::checksum::unseal(bytes)?;
+            if b.len() < 36 {
+                return Err("a TABULAN3 header cut short".into());
+            }
+            let flags = u32::from_le_bytes([b[32], b[33], b[34], b[35]]);
+            (b, flags & 1 != 0, 36)
+        } else if bytes.len() >= 32 && (magic == Some(MAGIC) || magic == Some(MAGIC_PSQT)) {
+            (bytes, magic == Some(MAGIC_PSQT), 32)
+        } else {
+            return Err("not a tabula network (no TABULAN1, 2 or 3 header)".into());
+        };
         let end = b[8..20].iter().position(|&c| c == 0).unwrap_or(12);
         let game = String::from_utf8_lossy(&b[8..8 + end]).into_owned();
         let u32_at = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]) as usize;
@@ -108,14 +125,14 @@ impl Network {
             return Err("a linear model with a psqt term".into());
         }
         let n_psqt = if with_psqt { inputs * buckets } else { 0 };
-        let need = 32 + 2 * n16 + 4 * buckets + 2 * n_psqt;
+        let need = at + 2 * n16 + 4 * buckets + 2 * n_psqt;
         if b.len() != need {
             return Err(format!(
                 "network file of {} bytes; its shape {inputs}x{hidden}x{buckets} needs {need}",
                 b.len()
             ));
         }
-        let mut i16s = b[32..32 + 2 * n16]
+        let mut i16s = b[at..at + 2 * n16]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut take = |n: usize| (&mut i16s).take(n).collect::<Vec<i16>>();
@@ -126,8 +143,8 @@ impl Network {
         });
         let b1 = take(hidden);
         let w2 = take(buckets * 2 * hidden);
-        let psqt_at = 32 + 2 * n16 + 4 * buckets;
-        let b2 = b[32 + 2 * n16..psqt_at]
+        let psqt_at = at + 2 * n16 + 4 * buckets;
+        let b2 = b[at + 2 * n16..psqt_at]
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
@@ -202,9 +219,21 @@ mod tests {
             psqt: vec![14, -15, 16],
             ..net.clone()
         };
-        assert_eq!(&with.to_bytes()[..8], MAGIC_PSQT);
+        assert_eq!(&with.to_bytes()[..8], MAGIC_CHECKED);
         assert_eq!(Network::from_bytes(&with.to_bytes()).unwrap(), with);
         let bytes = with.to_bytes();
         assert!(Network::from_bytes(&bytes[..bytes.len() - 2]).is_err());
+        // A flipped byte anywhere is refused.
+        for i in 8..bytes.len() {
+            let mut b = bytes.clone();
+            b[i] ^= 0x5a;
+            assert!(Network::from_bytes(&b).is_err(), "byte {i}");
+        }
+        // The versions before the check still load: TABULAN2 is TABULAN3 without the flags
+        // word and the checksum.
+        let mut old = MAGIC_PSQT.to_vec();
+        old.extend_from_slice(&bytes[8..32]);
+        old.extend_from_slice(&bytes[36..bytes.len() - 4]);
+        assert_eq!(Network::from_bytes(&old).unwrap(), with);
     }
 }

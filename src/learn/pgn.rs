@@ -178,7 +178,8 @@ mod tests {
             dims: (8, 8),
             packed: Chess::PACKED,
         };
-        let mut file = game_data::header_bytes(&header).to_vec();
+        let mut file =
+            game_data::header_bytes(&header, crate::learn::game_blocks::Version::V2).to_vec();
         file.extend_from_slice(&blocks);
         std::fs::write(&path, &file).unwrap();
         let d = game_data::read(&path, &start).unwrap();
@@ -196,7 +197,7 @@ mod tests {
         // Black won: +1 for Black to move, -1 for White.
         assert_eq!(r, vec![(-3, -1, 7), (11, -1, 7)]);
         // 14 bytes, the packed start, 2 bytes a move and 2 more a record.
-        assert_eq!(file.len() - HEADER, 4 + 10 + Chess::PACKED + 6 * 2 + 2 * 2);
+        assert_eq!(file.len() - HEADER, 12 + 10 + Chess::PACKED + 6 * 2 + 2 * 2);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -154,6 +154,10 @@ pub fn run<G: Learn, F: Features<G>>(
     let mut data: Option<Data> = None;
     for path in &cfg.data {
         let d = super::game_data::read(path, start)?;
+        // Damaged games are skipped, never silently: the count and where, per file.
+        for note in d.damage.notes(path) {
+            report(&note);
+        }
         if d.header.game != G::NAME || d.header.packed != G::PACKED {
             return Err(format!(
                 "{} holds {} data, not {}",
@@ -191,7 +195,7 @@ pub fn run<G: Learn, F: Features<G>>(
     let mut m = match &cfg.init {
         Some(p) => {
             let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            let net = Network::from_bytes(&bytes)?;
+            let net = Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", p.display()))?;
             if net.game != G::NAME
                 || net.inputs != F::INPUTS
                 || net.buckets != F::BUCKETS

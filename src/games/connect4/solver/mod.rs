@@ -28,7 +28,7 @@ mod table;
 pub mod threads;
 
 use table::Probe;
-pub use table::SolverTable;
+pub use table::{CHECKPOINT_MAGIC, CHECKPOINT_MAGIC_V1, SolverTable};
 
 use super::board::{Board, Dims, winning_cells};
 use std::sync::OnceLock;

@@ -8,6 +8,7 @@
 //! a 64-bit key (Chinese remainder theorem). Of a bucket's two entries the first keeps the
 //! deeper search, the second takes whatever does not replace the first.
 
+use crate::learn::checksum::{CrcReader, CrcWriter};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 const KEY_BITS: u64 = (1 << 48) - 1;
@@ -143,37 +144,48 @@ impl SolverTable {
     }
 
     /// Writes the table to `path` (a checkpoint: `CHECKPOINT_MAGIC`, buckets u64, shape u32,
-    /// then every entry, little-endian), through a temporary file renamed at the end. Safe
-    /// while threads search: every entry is one atomic word, whole in the file.
+    /// then every entry, then the CRC-32 of all that, little-endian), through a temporary
+    /// file renamed at the end. Safe while threads search: every entry is one atomic word,
+    /// whole in the file.
     pub fn save(&self, path: &std::path::Path) -> Result<(), String> {
         use std::io::Write;
         let tmp = path.with_extension("tmp");
         let shape = self.shape.lock().map_or(0, |s| *s);
         let write = || -> std::io::Result<()> {
-            let mut f = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+            let mut f = CrcWriter::new(std::io::BufWriter::with_capacity(
+                1 << 20,
+                std::fs::File::create(&tmp)?,
+            ));
             f.write_all(CHECKPOINT_MAGIC)?;
             f.write_all(&self.buckets.to_le_bytes())?;
             f.write_all(&shape.to_le_bytes())?;
             for e in &self.entries[self.base..self.base + 2 * self.buckets as usize] {
                 f.write_all(&e.load(Relaxed).to_le_bytes())?;
             }
-            f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+            f.seal()?
+                .into_inner()
+                .map_err(|e| e.into_error())?
+                .sync_all()?;
             std::fs::rename(&tmp, path)
         };
         write().map_err(|e| format!("checkpoint {}: {e}", path.display()))
     }
 
-    /// Fills the table from a checkpoint written by `save` for a table of the same size.
+    /// Fills the table from a checkpoint written by `save` for a table of the same size
+    /// (`TBLC4TT1`, before checkpoints carried a checksum, too). On an error the table is
+    /// left empty.
     pub fn load(&self, path: &std::path::Path) -> Result<(), String> {
         use std::io::Read;
         let what = |e: String| format!("checkpoint {}: {e}", path.display());
-        let mut f = std::io::BufReader::with_capacity(
+        let mut f = CrcReader::new(std::io::BufReader::with_capacity(
             1 << 20,
             std::fs::File::open(path).map_err(|e| what(e.to_string()))?,
-        );
+        ));
         let mut head = [0u8; 20];
-        f.read_exact(&mut head).map_err(|e| what(e.to_string()))?;
-        if &head[..8] != CHECKPOINT_MAGIC {
+        f.read_exact(&mut head)
+            .map_err(|_| what("too short for a Connect Four solver checkpoint".into()))?;
+        let checked = &head[..8] == CHECKPOINT_MAGIC;
+        if !checked && &head[..8] != CHECKPOINT_MAGIC_V1 {
             return Err(what("not a Connect Four solver checkpoint".into()));
         }
         let mut b = [0u8; 8];
@@ -188,8 +200,15 @@ impl SolverTable {
         let shape = u32::from_le_bytes([head[16], head[17], head[18], head[19]]);
         let mut word = [0u8; 8];
         for e in &self.entries[self.base..self.base + 2 * self.buckets as usize] {
-            f.read_exact(&mut word).map_err(|e| what(e.to_string()))?;
+            if let Err(err) = f.read_exact(&mut word) {
+                self.clear();
+                return Err(what(format!("cut short: {err}")));
+            }
             e.store(u64::from_le_bytes(word), Relaxed);
+        }
+        if checked && let Err(e) = f.check_seal() {
+            self.clear();
+            return Err(what(e));
         }
         if let Ok(mut s) = self.shape.lock() {
             *s = shape;
@@ -198,8 +217,9 @@ impl SolverTable {
     }
 }
 
-/// The first bytes of a solver checkpoint file.
-const CHECKPOINT_MAGIC: &[u8; 8] = b"TBLC4TT1";
+/// The first bytes of a solver checkpoint file (and of one from before checksums).
+pub const CHECKPOINT_MAGIC: &[u8; 8] = b"TBLC4TT2";
+pub const CHECKPOINT_MAGIC_V1: &[u8; 8] = b"TBLC4TT1";
 
 #[cfg(test)]
 mod tests {
@@ -229,6 +249,16 @@ mod tests {
         assert_eq!(u.get(7919), t.get(7919));
         let small = SolverTable::with_bytes(1 << 20).expect("a table");
         assert!(small.load(&path).is_err_and(|e| e.contains("--hash")));
+        // A flipped byte among the entries is refused and leaves the table empty.
+        let mut bytes = std::fs::read(&path).expect("the checkpoint");
+        let at = bytes.len() / 2;
+        bytes[at] ^= 0x5a;
+        std::fs::write(&path, &bytes).expect("written");
+        assert!(
+            u.load(&path)
+                .is_err_and(|e| e.contains("checksum mismatch"))
+        );
+        assert_eq!(u.get(7919), Probe::default());
         let _ = std::fs::remove_file(&path);
     }
 

@@ -60,7 +60,7 @@ use frame::{Board, Mv};
 use moves::{Scored, Verdict, positional};
 pub use root::{Outcome, key_digest, solve, solve_parallel, solve_parallel_until, solve_with};
 use std::sync::OnceLock;
-pub use table::Table;
+pub use table::{CHECKPOINT_MAGIC, CHECKPOINT_MAGIC_V1, Table};
 
 /// The process-wide table, 64 MiB.
 pub fn table() -> &'static Table {

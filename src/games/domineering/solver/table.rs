@@ -15,6 +15,7 @@
 //! other threads search only costs them lookups that miss (every entry is checked against its
 //! key), never a wrong result. Clearing zeroes only the part in use.
 
+use crate::learn::checksum::{CrcReader, CrcWriter};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 
@@ -183,14 +184,16 @@ impl Table {
     }
 }
 
-/// The first bytes of a checkpoint file (`Table::save`).
-const CHECKPOINT_MAGIC: &[u8; 8] = b"TABDOMC1";
+/// The first bytes of a checkpoint file (`Table::save`), and of one from before checksums.
+pub const CHECKPOINT_MAGIC: &[u8; 8] = b"TABDOMC2";
+pub const CHECKPOINT_MAGIC_V1: &[u8; 8] = b"TABDOMC1";
 
 impl Table {
     /// Writes the part of the table in use to `path`, a checkpoint of the proven results:
     /// `CHECKPOINT_MAGIC`, then little-endian the board shape (u32), `digest` (u64: what the
     /// keys were made with, `Solver::key_digest`), the buckets in use (u64), the results
-    /// stored (u64), then every word of those buckets. Through a temporary file renamed at the
+    /// stored (u64), then every word of those buckets, then the CRC-32 of all that
+    /// (`learn::checksum`; `TABDOMC1` files, from before, have none). Through a temporary file renamed at the
     /// end, so an interrupted save leaves the previous checkpoint whole. Safe while threads
     /// search: the table does not double during a save, every word is read whole, and a pair
     /// torn between two writes fails its key check when loaded (nothing wrong, a result lost).
@@ -201,7 +204,10 @@ impl Table {
         let shape = self.shape.lock().map_or(0, |s| *s);
         let buckets = self.mask.load(Relaxed) + 1;
         let write = || -> std::io::Result<()> {
-            let mut f = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+            let mut f = CrcWriter::new(std::io::BufWriter::with_capacity(
+                1 << 20,
+                std::fs::File::create(&tmp)?,
+            ));
             f.write_all(CHECKPOINT_MAGIC)?;
             f.write_all(&shape.to_le_bytes())?;
             f.write_all(&digest.to_le_bytes())?;
@@ -210,7 +216,10 @@ impl Table {
             for w in &self.words[self.base..self.base + 4 * buckets] {
                 f.write_all(&w.load(Relaxed).to_le_bytes())?;
             }
-            f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+            f.seal()?
+                .into_inner()
+                .map_err(|e| e.into_error())?
+                .sync_all()?;
             std::fs::rename(&tmp, path)
         };
         write().map_err(|e| format!("checkpoint {}: {e}", path.display()))
@@ -228,10 +237,10 @@ impl Table {
     ) -> Result<(), String> {
         use std::io::Read;
         let what = |e: String| format!("checkpoint {}: {e}", path.display());
-        let mut f = std::io::BufReader::with_capacity(
+        let mut f = CrcReader::new(std::io::BufReader::with_capacity(
             1 << 20,
             std::fs::File::open(path).map_err(|e| what(e.to_string()))?,
-        );
+        ));
         let mut head = [0u8; 36];
         f.read_exact(&mut head)
             .map_err(|_| what("too short for a Domineering solver checkpoint".into()))?;
@@ -240,7 +249,8 @@ impl Table {
             b.copy_from_slice(&head[i..i + 8]);
             u64::from_le_bytes(b)
         };
-        if &head[..8] != CHECKPOINT_MAGIC {
+        let checked = &head[..8] == CHECKPOINT_MAGIC;
+        if !checked && &head[..8] != CHECKPOINT_MAGIC_V1 {
             return Err(what("not a Domineering solver checkpoint".into()));
         }
         let shape = u32::from_le_bytes([head[8], head[9], head[10], head[11]]);
@@ -276,6 +286,10 @@ impl Table {
                 return Err(what(format!("cut short: {e}")));
             }
             w.store(u64::from_le_bytes(word), Relaxed);
+        }
+        if checked && let Err(e) = f.check_seal() {
+            self.clear();
+            return Err(what(e));
         }
         self.stored.store(stored, Relaxed);
         Ok(())
@@ -364,6 +378,15 @@ mod tests {
         assert!(std::fs::write(&cut, &bytes[..bytes.len() / 2]).is_ok());
         let v = Table::new(4);
         assert!(v.load(&cut, 7, 6, 99).is_err());
+        assert!((0..30_000u64).all(|i| v.get(key(i)).is_none()));
+        // A flipped byte among the results: the checksum refuses it, the table stays empty.
+        let mut bad = bytes.clone();
+        bad[bytes.len() / 2] ^= 0x5a;
+        assert!(std::fs::write(&cut, &bad).is_ok());
+        assert!(
+            v.load(&cut, 7, 6, 99)
+                .is_err_and(|e| e.contains("checksum mismatch"))
+        );
         assert!((0..30_000u64).all(|i| v.get(key(i)).is_none()));
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -9,8 +9,10 @@
 //!   search's value of the position at `depth`; `value` is the negamax: for an expanded node
 //!   (every child in the book) `max(-child)`, otherwise `max(leaf, -child)` over the children
 //!   in the book (the leaf stands for the moves outside it).
-//! - The file (`TBLOBK01`): magic, entry count (u32 LE), then per entry `me` u64, `opp` u64,
-//!   `value` i16, `leaf` i16, `depth` u8, `expanded` u8, `games` u32, little-endian (26 bytes).
+//! - The file (`TBLOBK02`): magic, entry count (u32 LE), then per entry `me` u64, `opp` u64,
+//!   `value` i16, `leaf` i16, `depth` u8, `expanded` u8, `games` u32, little-endian (26 bytes),
+//!   then the CRC-32 of every byte before it (u32, `learn::checksum`): a damaged file is
+//!   refused whole, naming it. `TBLOBK01` (the same without the checksum) still loads.
 
 use super::board::Geo;
 use super::{Othello, PASS};
@@ -23,7 +25,8 @@ mod symmetry;
 
 pub use symmetry::canonical;
 
-const MAGIC: &[u8; 8] = b"TBLOBK01";
+const MAGIC_V1: &[u8; 8] = b"TBLOBK01";
+const MAGIC: &[u8; 8] = b"TBLOBK02";
 const ENTRY: usize = 26;
 /// The book tabula ships with (see protocol/benchmarks.md for the command that made it).
 const EMBEDDED: &[u8] = include_bytes!("../book.bin");
@@ -148,8 +151,13 @@ impl Book {
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, String> {
-        if bytes.len() < 12 || &bytes[..8] != MAGIC {
-            return Err("not a tabula Othello book (TBLOBK01)".into());
+        let bytes = match bytes.get(..8) {
+            Some(m) if m == MAGIC => crate::learn::checksum::unseal(bytes)?,
+            Some(m) if m == MAGIC_V1 => bytes,
+            _ => return Err("not a tabula Othello book (TBLOBK01/02)".into()),
+        };
+        if bytes.len() < 12 {
+            return Err("book: the header is cut short".into());
         }
         let count = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
         let body = &bytes[12..];
@@ -200,6 +208,7 @@ impl Book {
             out.push(u8::from(n.expanded));
             out.extend_from_slice(&n.games.to_le_bytes());
         }
+        crate::learn::checksum::seal(&mut out);
         out
     }
 
@@ -502,5 +511,15 @@ mod tests {
         let mut bad = bytes.clone();
         bad[12] = 0b10; // me overlaps opp
         assert!(Book::from_bytes(&bad).is_err());
+        // Every flipped byte is refused; the version before the checksum still loads.
+        for i in 0..bytes.len() {
+            let mut w = bytes.clone();
+            w[i] ^= 0x5a;
+            assert!(Book::from_bytes(&w).is_err(), "byte {i}");
+        }
+        let mut old = bytes[..bytes.len() - 4].to_vec();
+        old[..8].copy_from_slice(MAGIC_V1);
+        let c = Book::from_bytes(&old).expect("a TBLOBK01 book");
+        assert_eq!(c.entries(), b.entries());
     }
 }
