@@ -16,8 +16,9 @@ event stream, the game stream, the clocks), the bot itself (`lib/lichess_bot.py`
 December 2025 (lichess-bot commit 206e858) the harness's White plays a fixed script (the
 Scholar's Mate, for its own scripted test engines), which a real engine never follows, so here
 White plays the first legal move, as the harness's `TrivialEngine` opponent did before that
-commit (a checkout older than it keeps that opponent: nothing is replaced there). The bot,
-tabula, plays Black and must win, as in lichess-bot's own tests.
+commit (older checkouts work too). The bot, tabula, plays Black and must win, as in
+lichess-bot's own tests. The game, as the mocked server saw it, is printed on one line
+(`mocked lichess.org: game over, ...`), which tests/lichess_bot.rs reads.
 
 Environment:
     TABULA_ENGINE          the tabula binary (required)
@@ -115,8 +116,13 @@ def test_tabula_plays_a_game(monkeypatch):
             yaml.safe_dump(raw, f)
         lichess_bot_config.load_config(checked)
 
-        if "opponent_path" not in inspect.signature(harness.lichess_org_simulator).parameters:
-            monkeypatch.setattr(harness, "lichess_org_simulator", first_legal_move_simulator)
+        simulator = first_legal_move_simulator
+        if "opponent_path" in inspect.signature(harness.lichess_org_simulator).parameters:
+            # A harness older than lichess-bot 206e858: its simulator takes the opponent's
+            # path first (None: its TrivialEngine, the same first legal move).
+            def simulator(_opponent_path, *queues):
+                first_legal_move_simulator(*queues)
+        monkeypatch.setattr(harness, "lichess_org_simulator", simulator)
         win = harness.run_bot(raw, harness.logging_level)
         assert win, "tabula (Black) did not win against the first-legal-move opponent"
         # lichess-bot's tests also check the PGN it writes. In one-game mode the game's worker
