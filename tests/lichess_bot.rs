@@ -1,5 +1,5 @@
 //! tabula through lichess-bot (github lichess-bot-devs/lichess-bot, the client that puts UCI
-//! engines on lichess.org; not vendored here): one game through lichess-bot's own test harness
+//! engines on lichess.org; not vendored here): games through lichess-bot's own test harness
 //! (its mocked lichess.org in `test_bot/`, the bot started as its tests start it), with the
 //! documented config `docs/lichess-bot/config.yml` and tabula as the engine. The driver is
 //! `tests/python/lichess_bot_game.py`, run by pytest from the lichess-bot checkout; it says
@@ -10,10 +10,12 @@
 //! test says so and checks nothing, under CI too: CI does not install lichess-bot (as
 //! OpenBench's checkout, `TABULA_OPENBENCH` in tests/real_clients.rs).
 //!
-//! What is checked: pytest passes (tabula, Black, mates the harness's White); the traffic,
-//! recorded by scripts/record_session.py between lichess-bot and tabula, shows tabula starting
-//! (`id name tabula`) and every Black move of the game sent by tabula as its `bestmove` for that
-//! position; the game replays legally with tabula's rules and ends in Black's mate; the PGN
+//! Two games: the config as written, and its casual bot at `UCI_Elo 1200`, made as the
+//! config's comments say (its `setoption`s seen in the traffic). Each time: pytest passes
+//! (tabula, Black, mates the harness's White); the traffic, recorded by
+//! scripts/record_session.py between lichess-bot and tabula, shows tabula starting (`id name
+//! tabula`) and every Black move of the game sent by tabula as its `bestmove` for the position
+//! before it; the game replays legally with tabula's rules and ends in Black's mate; the PGN
 //! lichess-bot writes (when it was written, see the driver) has the result and tabula's
 //! evaluations. One such game's traffic is protocol/sessions/lichess-bot.txt.
 
@@ -90,37 +92,27 @@ fn run(cmd: &mut Command, limit: Duration, scratch: &Path) -> (bool, String) {
     (status.success(), text)
 }
 
-#[test]
-fn lichess_bot_harness_plays_tabula() {
-    let dir = match lichess_bot() {
-        Ok(d) => d,
-        Err(why) => {
-            eprintln!("lichess-bot: {why}: test skipped");
-            return;
-        }
-    };
-    let scratch = std::env::temp_dir().join(format!("tabula-lichess-bot-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::create_dir_all(&scratch).expect("scratch dir");
+/// One game through lichess-bot's harness with `config`, in `scratch`: checks it as the module
+/// says and returns the traffic between lichess-bot and tabula.
+fn play_one_game(dir: &Path, config: &Path, scratch: &Path) -> String {
+    std::fs::create_dir_all(scratch).expect("scratch dir");
     let log = scratch.join("session.log");
     let pgn_dir = scratch.join("games");
     let driver = Path::new(REPO).join("tests/python/lichess_bot_game.py");
-    let config = Path::new(REPO).join("docs/lichess-bot/config.yml");
-
     let (ok, out) = run(
         Command::new("python3")
-            .current_dir(&dir)
+            .current_dir(dir)
             .args(["-m", "pytest", "-p", "no:cacheprovider", "-q", "-rA"])
             .arg(&driver)
             .env("TABULA_ENGINE", TABULA)
-            .env("TABULA_LICHESS_CONFIG", &config)
+            .env("TABULA_LICHESS_CONFIG", config)
             .env("TABULA_PGN_DIR", &pgn_dir)
             .env("TABULA_SESSION_LOG", &log)
             // The other tests run beside this one: one thread, a small table.
             .env("TABULA_THREADS", "1")
             .env("TABULA_HASH", "16"),
         Duration::from_secs(240),
-        &scratch,
+        scratch,
     );
     // The summary is the last line; the whole output (every lichess-bot log line) on failure.
     let summary = out.lines().last().unwrap_or_default();
@@ -128,7 +120,7 @@ fn lichess_bot_harness_plays_tabula() {
         ok && summary.contains("1 passed"),
         "pytest: {summary}\n{out}"
     );
-    eprintln!("lichess-bot's harness: {summary}");
+    eprintln!("lichess-bot's harness, {}: {summary}", config.display());
 
     // The game, as the mocked lichess.org saw it (the driver prints it).
     let moves: Vec<&str> = out
@@ -191,6 +183,53 @@ fn lichess_bot_harness_plays_tabula() {
             assert!(text.contains("[%eval "), "no engine evaluations: {text}");
         }
         Err(_) => eprintln!("lichess-bot wrote no PGN this time (see the driver): not checked"),
+    }
+    traffic
+}
+
+#[test]
+fn lichess_bot_harness_plays_tabula() {
+    let dir = match lichess_bot() {
+        Ok(d) => d,
+        Err(why) => {
+            eprintln!("lichess-bot: {why}: test skipped");
+            return;
+        }
+    };
+    let scratch = std::env::temp_dir().join(format!("tabula-lichess-bot-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+
+    // The documented config, as written.
+    let config = Path::new(REPO).join("docs/lichess-bot/config.yml");
+    let traffic = play_one_game(&dir, &config, &scratch.join("full"));
+    assert!(
+        !traffic.contains("setoption name UCI_LimitStrength"),
+        "{traffic}"
+    );
+
+    // Its casual bot, made as its comments say: the two lines uncommented (a level of 1200),
+    // `rated` taken out of the modes.
+    let edits = [
+        (
+            "    # UCI_LimitStrength: true\n",
+            "    UCI_LimitStrength: true\n",
+        ),
+        ("    # UCI_Elo: 1500\n", "    UCI_Elo: 1200\n"),
+        ("    - rated ", "    # - rated "),
+    ];
+    let mut casual = std::fs::read_to_string(&config).expect("the config");
+    for (from, to) in edits {
+        assert_eq!(casual.matches(from).count(), 1, "{from:?} in the config");
+        casual = casual.replace(from, to);
+    }
+    let casual_path = scratch.join("config-1200.yml");
+    std::fs::write(&casual_path, casual).expect("the casual config");
+    let traffic = play_one_game(&dir, &casual_path, &scratch.join("casual"));
+    for option in ["UCI_LimitStrength value true", "UCI_Elo value 1200"] {
+        assert!(
+            traffic.contains(&format!("> setoption name {option}\n")),
+            "{option} not sent:\n{traffic}"
+        );
     }
     let _ = std::fs::remove_dir_all(&scratch);
 }
