@@ -18,6 +18,7 @@ move (what cutegames requires: the search may pick another move on replay, but n
 shape) and drops `info`, `id` and `option` lines, which the replay skips anyway.
 """
 
+import os
 import subprocess
 import sys
 import threading
@@ -39,6 +40,13 @@ def proxy(log_path, cmd):
             note("<", line)
             sys.stdout.write(line + "\n")
             sys.stdout.flush()
+        # The engine has exited (after `quit`): so does the proxy, as the engine would, even
+        # while the client keeps its end of the pipe open (python-chess, as lichess-bot uses
+        # it, waits for the process to exit before it closes stdin).
+        code = child.wait()
+        with lock:
+            log.flush()
+        os._exit(code)
 
     t = threading.Thread(target=pump_out, daemon=True)
     t.start()
