@@ -132,6 +132,12 @@ fn check_file(name: &str, file: &Path) -> Result<(), String> {
     tbcheck::check(name, &map).map_err(|e| e.0)
 }
 
+/// Whether the bytes of a table file named `name` (`KQvKR.rtbw`) may be shown to the prober,
+/// and why not (what `SyzygyPath` says of a bad file); for the fuzzer (fuzz/) and tests.
+pub fn check_table(name: &str, bytes: &[u8]) -> Result<(), String> {
+    tbcheck::check(name, bytes).map_err(|e| e.0)
+}
+
 /// Checks every directory of a `:`-separated path and every table file in them.
 fn check_path(path: &str) -> Result<Scan, String> {
     let mut scan = Scan {
