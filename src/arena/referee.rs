@@ -49,7 +49,7 @@ pub struct Played {
     /// Disagreements of UGI engines with tabula's rules, and other remarks.
     pub notes: Vec<String>,
     pub plies: usize,
-    /// The time each move took, in ms, by player (player 1's, player 2's), in order.
+    /// The time each legal move took, in ms, by player (player 1's, player 2's), in order.
     pub move_ms: [Vec<u64>; 2],
 }
 
@@ -328,9 +328,6 @@ pub fn play<G: Game>(
         };
         let used = t0.elapsed().as_millis() as i64;
         sides[me].told = told;
-        if reply.is_ok() {
-            sides[me].move_ms.push(used as u64);
-        }
         let mv_text = match reply {
             Ok(m) => m,
             Err(timeout) => {
@@ -375,6 +372,7 @@ pub fn play<G: Game>(
         }
         match line.pos.parse_move(&mv_text) {
             Ok(mv) => {
+                sides[me].move_ms.push(used as u64);
                 gtp_moves.push(gtp_move(&line.pos, mv));
                 moves_text.push(line.pos.format_move(mv));
                 line.play(mv);

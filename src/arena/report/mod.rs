@@ -272,12 +272,18 @@ fn bucket(ms: u64) -> usize {
     }
 }
 
-/// The time of day now, UTC, as `HH:MM:SS UTC`.
+/// The date and time now, UTC, as `YYYY.MM.DD HH:MM:SS UTC`.
 fn clock_time() -> String {
     let s = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    format!("{:02}:{:02}:{:02} UTC", s / 3600 % 24, s / 60 % 60, s % 60)
+    format!(
+        "{} {:02}:{:02}:{:02} UTC",
+        super::pgn_date(),
+        s / 3600 % 24,
+        s / 60 % 60,
+        s % 60
+    )
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@
   $("title").textContent = names.join(" vs ") + " \u2014 " + head.game;
   $("status").textContent = running ? "running" : "finished";
   $("status").className = "status " + (running ? "running" : "finished");
-  $("updated").textContent = "updated " + head.date.replace(/\./g, "-") + " " + data.updated +
+  $("updated").textContent = "started " + head.date.replace(/\./g, "-") + " \u00b7 updated " + data.updated.replace(/\./g, "-") +
     (running ? " \u00b7 this page reloads itself while the match runs" : "");
   const setup = [
     ["game", esc(head.game)],
