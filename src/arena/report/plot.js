@@ -48,7 +48,7 @@ var TabulaPlot = (() => {
 
   // A line chart. o: {title, xlabel, ylabel, lines: [{pts: [[x, y]], color, label, band:
   // [[x, lo, hi]]}], hlines: [{y, color, label}], ymin, ymax (limits the axis may not pass),
-  // id, width, height (of the drawing, in its own units; the SVG fills its box's width)}.
+  // empty (the message where nothing can be drawn), id, width, height (of the drawing, in its own units; the SVG fills its box's width)}.
   // Returns SVG markup.
   function chart(o) {
     const W = o.width || 900, H = o.height || 280;
@@ -64,7 +64,7 @@ var TabulaPlot = (() => {
       '" width="100%" role="img" aria-label="' + esc(o.title || "plot") + '">';
     s += '<text x="' + L + '" y="16" class="plot-title">' + esc(o.title || "") + "</text>";
     if (!xs.length) {
-      s += '<text x="' + W / 2 + '" y="' + H / 2 + '" text-anchor="middle" class="plot-empty">no games yet</text></svg>';
+      s += '<text x="' + W / 2 + '" y="' + H / 2 + '" text-anchor="middle" class="plot-empty">' + esc(o.empty || "no games yet") + "</text></svg>";
       return s;
     }
     let x0 = Math.min(...xs), x1 = Math.max(...xs);
@@ -181,6 +181,7 @@ var TabulaPlot = (() => {
       width: size && size.width,
       height: size && size.height,
       title: "Elo of " + course.names[0] + " against " + course.names[1] + ", 95% interval",
+      empty: course.points.length ? "no finite Elo yet: every game went one way" : "no games yet",
       xlabel: "games", ylabel: "Elo",
       lines: [{ pts: pts, band: band, label: label, color: COLORS[0] }],
       hlines: [{ y: 0, color: "#999" }],
