@@ -5,9 +5,8 @@
 //!
 //! `child` owns the processes, `referee` one game, `stats` the arithmetic, `json` the JSON
 //! report, `report` the HTML report (`--report`), `lines` the move lines that tell GTP
-//! engines an opening. The progress line
-//! and the table go to stderr and stdout; nothing here touches the engine's own protocol
-//! loop.
+//! engines an opening. The progress line and the table go to stderr and stdout; nothing
+//! here touches the engine's own protocol loop.
 
 pub mod child;
 pub mod json;
