@@ -502,6 +502,16 @@ fn a_match_watched(b: &Browser) {
         "{score}"
     );
     assert_eq!(st["match"]["results"].as_array().map(Vec::len), Some(2));
+    // The plot `tabula match --report` draws, from the same course of the Elo.
+    let plot = b.js(
+        "return document.querySelectorAll('#match-plot svg#match-elo-svg').length;",
+        json!([]),
+    );
+    assert_eq!(plot.as_u64(), Some(1), "the match's Elo plot");
+    assert_eq!(
+        st["match"]["course"]["points"].as_array().map(Vec::len),
+        Some(2)
+    );
     b.screenshot("match.png");
     b.click("#view-play");
 }

@@ -109,6 +109,7 @@ fn misbehaving_engines_lose_with_the_reason_recorded() {
         let good = format!("name=T cmd={TABULA} option.Hash=8");
         let bad = format!("name=F cmd=/bin/sh args='{fake} {mode}'");
         let json = tmp(&format!("{mode}.json"));
+        let html = tmp(&format!("{mode}.html"));
         let (out, _) = run(&[
             "match",
             "--engine",
@@ -123,8 +124,18 @@ fn misbehaving_engines_lose_with_the_reason_recorded() {
             "2",
             "--json",
             json.to_str().unwrap_or(""),
+            "--report",
+            html.to_str().unwrap_or(""),
         ]);
         assert!(out.contains(reason), "{mode}: {out}");
+        // The report names every forfeit, with its game.
+        let page = std::fs::read_to_string(&html).expect("report");
+        assert!(
+            page.contains(&format!("game 1: F {reason}"))
+                || page.contains(&format!("game 2: F {reason}")),
+            "{mode}: the report lists it"
+        );
+        let _ = std::fs::remove_file(html);
         let j = std::fs::read_to_string(&json).expect("json");
         assert!(
             j.contains("\"name\":\"T\",\"games\":2,\"wins\":2"),

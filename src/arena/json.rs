@@ -74,7 +74,7 @@ struct Sprt {
 
 /// `v` rounded to `places` decimals (as `{:.places$}` prints it); a value JSON cannot hold
 /// (NaN, infinite) is null.
-fn round(v: f64, places: usize) -> Option<f64> {
+pub(crate) fn round(v: f64, places: usize) -> Option<f64> {
     format!("{v:.places$}")
         .parse()
         .ok()
@@ -82,12 +82,27 @@ fn round(v: f64, places: usize) -> Option<f64> {
 }
 
 /// A statistic rounded to 3 places; null where not defined.
-fn stat(x: Option<f64>) -> Option<f64> {
+pub(crate) fn stat(x: Option<f64>) -> Option<f64> {
     x.and_then(|v| round(v, 3))
 }
 
 /// The report's text, one line.
 pub fn report(cfg: &MatchConfig, s: &Summary, games: &[GameEntry], game: &str) -> String {
+    // Serializing these structs cannot fail (string keys, no maps); an empty object if it did.
+    serde_json::to_string(&build(cfg, s, games, game)).unwrap_or_else(|_| "{}".into()) + "\n"
+}
+
+/// The report as a JSON value, the same numbers (the HTML report embeds it).
+pub fn value(cfg: &MatchConfig, s: &Summary, games: &[GameEntry], game: &str) -> serde_json::Value {
+    serde_json::to_value(build(cfg, s, games, game)).unwrap_or_default()
+}
+
+fn build<'a>(
+    cfg: &'a MatchConfig,
+    s: &'a Summary,
+    games: &'a [GameEntry],
+    game: &'a str,
+) -> Report<'a> {
     let name = |i: usize| cfg.engines[i].name.as_str();
     let engines = s
         .tallies
@@ -147,7 +162,7 @@ pub fn report(cfg: &MatchConfig, s: &Summary, games: &[GameEntry], game: &str) -
         }
         _ => None,
     };
-    let r = Report {
+    Report {
         game,
         time_control: cfg.rules.limit.describe(),
         games_played: s.games,
@@ -156,7 +171,5 @@ pub fn report(cfg: &MatchConfig, s: &Summary, games: &[GameEntry], game: &str) -
         sprt,
         problems: &s.problems,
         games,
-    };
-    // Serializing these structs cannot fail (string keys, no maps); an empty object if it did.
-    serde_json::to_string(&r).unwrap_or_else(|_| "{}".into()) + "\n"
+    }
 }

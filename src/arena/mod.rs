@@ -4,15 +4,16 @@
 //! and writes the progress line, the final table, records and JSON.
 //!
 //! `child` owns the processes, `referee` one game, `stats` the arithmetic, `json` the JSON
-//! report, `lines` the move lines that tell GTP engines an opening. The progress line
-//! and the table go to stderr and stdout; nothing here touches the engine's own protocol
-//! loop.
+//! report, `report` the HTML report (`--report`), `lines` the move lines that tell GTP
+//! engines an opening. The progress line and the table go to stderr and stdout; nothing
+//! here touches the engine's own protocol loop.
 
 pub mod child;
 pub mod json;
 pub mod limit;
 pub mod lines;
 pub mod referee;
+pub mod report;
 pub mod stats;
 
 use crate::game::{Game, GameResult};
@@ -34,6 +35,10 @@ pub struct MatchConfig {
     pub seed: Option<u64>,
     pub records: Option<std::path::PathBuf>,
     pub json: Option<std::path::PathBuf>,
+    /// The HTML report, rewritten as the games come in.
+    pub report: Option<std::path::PathBuf>,
+    /// Where the openings came from (the report names it).
+    pub openings_file: Option<String>,
     pub sprt: Option<Sprt>,
     pub gauntlet: bool,
     /// Extra text for the game records' `[Event]`.
@@ -191,6 +196,14 @@ pub fn run<G: Game + Send + Sync>(start: G, cfg: MatchConfig) -> Result<Summary,
         verdict: None,
     };
     let mut json_games = Vec::new();
+    let mut report = cfg
+        .report
+        .as_ref()
+        .map(|p| report::Report::new(p.clone(), &cfg, G::NAME, &date, total));
+    if let Some(r) = report.as_mut() {
+        r.save(|| json::value(&cfg, &summary, &json_games, G::NAME), false)?;
+    }
+    let mut report_failed = false;
     // Half-finished pairs: (pairing, pair) -> score of the pairing's first engine so far.
     let mut pending: std::collections::HashMap<(usize, usize), f64> = Default::default();
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
@@ -252,22 +265,13 @@ pub fn run<G: Game + Send + Sync>(start: G, cfg: MatchConfig) -> Result<Summary,
                 _ => (0.5, 0.5),
             };
             for (e, s) in [(a, s1), (b, s2)] {
-                let t = &mut summary.tallies[e];
-                match s {
-                    1.0 => t.wins += 1,
-                    0.0 => t.losses += 1,
-                    _ => t.draws += 1,
-                }
+                summary.tallies[e].add(s);
             }
             let (pa, _, ref mut pt) = summary.pairings[job.pairing];
             let mine = if a == pa { s1 } else { s2 };
-            match mine {
-                1.0 => pt.wins += 1,
-                0.0 => pt.losses += 1,
-                _ => pt.draws += 1,
-            }
+            pt.add(mine);
             match pending.remove(&(job.pairing, job.pair)) {
-                Some(first) => pt.penta[((first + mine) * 2.0) as usize] += 1,
+                Some(first) => pt.add_pair(first + mine),
                 None => {
                     pending.insert((job.pairing, job.pair), mine);
                 }
@@ -339,6 +343,27 @@ pub fn run<G: Game + Send + Sync>(start: G, cfg: MatchConfig) -> Result<Summary,
             } else {
                 eprintln!("{line}");
             }
+            if let Some(r) = report.as_mut() {
+                let facts = report::GameFacts {
+                    finished: summary.games,
+                    round: job.round,
+                    pairing: job.pairing,
+                    first: pa,
+                    players: job.players,
+                    opening: job.opening.as_deref(),
+                    p1_points: s1,
+                    move_ms: &played.move_ms,
+                };
+                let first = (job.pairing == 0).then_some(&summary.pairings[0].2);
+                r.add_game(&facts, first, cfg.sprt.as_ref());
+                let saved = r.save(|| json::value(&cfg, &summary, &json_games, G::NAME), false);
+                if let Err(e) = saved
+                    && !report_failed
+                {
+                    report_failed = true;
+                    eprintln!("\n{e} (the match goes on; the report is tried again)");
+                }
+            }
         }
     });
     if tty {
@@ -348,6 +373,9 @@ pub fn run<G: Game + Send + Sync>(start: G, cfg: MatchConfig) -> Result<Summary,
     if let Some(p) = &cfg.json {
         let text = json::report(&cfg, &summary, &json_games, G::NAME);
         std::fs::write(p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    }
+    if let Some(r) = report.as_mut() {
+        r.save(|| json::value(&cfg, &summary, &json_games, G::NAME), true)?;
     }
     Ok(summary)
 }

@@ -49,6 +49,8 @@ pub struct Played {
     /// Disagreements of UGI engines with tabula's rules, and other remarks.
     pub notes: Vec<String>,
     pub plies: usize,
+    /// The time each legal move took, in ms, by player (player 1's, player 2's), in order.
+    pub move_ms: [Vec<u64>; 2],
 }
 
 fn loses(side: Player) -> GameResult {
@@ -86,6 +88,8 @@ struct Side<'a> {
     scores: Vec<i32>,
     /// GTP: how many moves of the game (from the standard start) the engine knows.
     told: usize,
+    /// The time each of its moves took, in ms.
+    move_ms: Vec<u64>,
 }
 
 /// A move as GTP writes it (a pass is `pass`).
@@ -154,6 +158,7 @@ pub fn play<G: Game>(
                 clock_ms: base_of(limit),
                 scores: Vec::new(),
                 told: 0,
+                move_ms: Vec::new(),
             }
         })
         .collect();
@@ -165,20 +170,24 @@ pub fn play<G: Game>(
         .split_whitespace()
         .next()
         .map_or(0, |b| b.split('/').count());
-    let end =
-        |line: &GameLine<G>, result: Option<GameResult>, reason: String, notes: Vec<String>| {
-            let mut t: Vec<(&str, String)> = tags.to_vec();
-            t.push(("Result", result_text(result).into()));
-            t.push(("Termination", reason.clone()));
-            let rec = Record::of(line, &t, standard);
-            Played {
-                result,
-                reason,
-                record: rec.text_of(&line.start),
-                notes,
-                plies: line.moves.len(),
-            }
-        };
+    let end = |line: &GameLine<G>,
+               result: Option<GameResult>,
+               reason: String,
+               notes: Vec<String>,
+               sides: &[Side]| {
+        let mut t: Vec<(&str, String)> = tags.to_vec();
+        t.push(("Result", result_text(result).into()));
+        t.push(("Termination", reason.clone()));
+        let rec = Record::of(line, &t, standard);
+        Played {
+            result,
+            reason,
+            record: rec.text_of(&line.start),
+            notes,
+            plies: line.moves.len(),
+            move_ms: [0, 1].map(|i| sides.get(i).map_or_else(Vec::new, |s| s.move_ms.clone())),
+        }
+    };
     // Start both engines (a failure loses the game for that engine).
     for (i, side) in sides.iter_mut().enumerate() {
         let player = if i == 0 { Player::P1 } else { Player::P2 };
@@ -225,6 +234,7 @@ pub fn play<G: Game>(
                     Some(loses(player)),
                     format!("{} failed to start: {e}", side.spec.name),
                     notes,
+                    &[],
                 );
             }
         }
@@ -362,6 +372,7 @@ pub fn play<G: Game>(
         }
         match line.pos.parse_move(&mv_text) {
             Ok(mv) => {
+                sides[me].move_ms.push(used as u64);
                 gtp_moves.push(gtp_move(&line.pos, mv));
                 moves_text.push(line.pos.format_move(mv));
                 line.play(mv);
@@ -387,7 +398,7 @@ pub fn play<G: Game>(
         }
         c.quit();
     }
-    end(&line, result, reason, notes)
+    end(&line, result, reason, notes, &sides)
 }
 
 /// `position startpos|fen ..` with the moves so far.

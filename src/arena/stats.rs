@@ -69,6 +69,22 @@ impl Tally {
         self.wins + self.draws + self.losses
     }
 
+    /// Counts one game that scored `points` (1, 0.5 or 0) for this side.
+    pub fn add(&mut self, points: f64) {
+        if points >= 1.0 {
+            self.wins += 1;
+        } else if points <= 0.0 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+
+    /// Counts one finished game pair that scored `points` (0 to 2 in halves) for this side.
+    pub fn add_pair(&mut self, points: f64) {
+        self.penta[(points * 2.0).round().clamp(0.0, 4.0) as usize] += 1;
+    }
+
     pub fn score(&self) -> f64 {
         let g = self.games();
         if g == 0 {

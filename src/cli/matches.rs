@@ -48,6 +48,9 @@ pub struct MatchArgs {
     /// Write the results as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Write an HTML report (one file, plots inside), rewritten after every game.
+    #[arg(long)]
+    pub report: Option<PathBuf>,
     /// Stop when decided: "elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]".
     #[arg(long)]
     pub sprt: Option<String>,
@@ -163,6 +166,8 @@ pub fn config<G: Game>(start: &G, a: MatchArgs) -> Result<MatchConfig, String> {
         seed: a.seed,
         records: a.pgn.or(a.records),
         json: a.json,
+        report: a.report,
+        openings_file: a.openings.map(|p| p.display().to_string()),
         sprt: a.sprt.as_deref().map(Sprt::parse).transpose()?,
         gauntlet: a.gauntlet,
         event: format!("tabula match ({})", G::NAME),

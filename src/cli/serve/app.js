@@ -440,6 +440,13 @@ function renderMatch(st) {
   $("match-score").textContent = a + " " + sa + " \u2013 " + sb + " " + b +
     "  (+" + m.wins + " =" + m.draws + " \u2212" + m.losses + ")";
   const side = (first) => (first ? st.sides[0] : st.sides[1]);
+  // The same plot as `tabula match --report` draws (plot.js), from the same course.
+  const last = m.course.points[m.course.points.length - 1];
+  $("match-elo").textContent = last && last.elo !== null
+    ? "Elo " + (last.elo >= 0 ? "+" : "-") + Math.abs(last.elo).toFixed(1) +
+      (last.elo_error === null ? "" : " \u00b1 " + last.elo_error.toFixed(1)) + " (95%)"
+    : "";
+  $("match-plot").innerHTML = TabulaPlot.elo(m.course, "match-elo-svg", { width: 460, height: 250 });
   $("match-games").innerHTML = m.results
     .map((r) => "<li>" + esc(a) + " (" + esc(side(r.a_first)) + ") " + esc(r.result) + "</li>")
     .join("");

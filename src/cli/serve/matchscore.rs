@@ -3,9 +3,12 @@
 //! reads it (JSON). `matchplay.rs` moves it on between games.
 //! Invariants: `results.len()` games are over and scored; `game` numbers the current game
 //! (1-based) and never exceeds `games`; engine 0 of `pair` is the first named engine ("A").
+//! The course of A's Elo (`course`) is computed by `tabula match --report`'s code, so the
+//! page plots the same numbers with the same drawing (`plot.js`).
 
 use serde_json::{Value, json};
 use std::time::Instant;
+use tabula::arena::report::series::Course;
 
 #[derive(Clone, Debug)]
 pub struct MatchPlay {
@@ -66,6 +69,11 @@ impl MatchPlay {
             "draws": draws,
             "losses": n - wins - draws,
             "finished": self.finished(),
+            "course": Course::of_games(
+                names.map(String::from),
+                &self.results.iter().map(|r| r.0).collect::<Vec<_>>(),
+                None,
+            ),
             "results": self.results.iter().enumerate().map(|(i, r)| json!({
                 "game": i + 1,
                 "a_first": r.1,

@@ -1,5 +1,6 @@
 //! `tabula serve`: a board in the browser for every game. A small HTTP server (`tiny_http`)
-//! on the loopback address serves one page (`index.html`, `app.js`, embedded in the binary)
+//! on the loopback address serves one page (`index.html`, `app.js`, and `plot.js`, the plots
+//! it shares with `tabula match --report`; all embedded in the binary)
 //! and a JSON API; every game in every tab is a session of its own (`session.rs`) with its
 //! engine process (`engine.rs`: tabula itself, or any UCI/UGI engine from `--engine`, driven
 //! with `tabula match`'s code) and its solver (`exact.rs`). The rules, legal moves and
@@ -286,6 +287,11 @@ fn route(app: &App, req: &mut Request) -> Result<Answer, Failure> {
             200,
             "text/javascript; charset=utf-8",
         )),
+        (Method::Get, "/plot.js") => Ok(respond(
+            tabula::arena::report::html::PLOT_JS.into(),
+            200,
+            "text/javascript; charset=utf-8",
+        )),
         (Method::Get, "/favicon.ico") => Ok(respond(String::new(), 204, "text/plain")),
         (Method::Get, "/api/config") => Ok(ok(app.config())),
         (Method::Get, "/api/state") => {
@@ -304,7 +310,7 @@ fn route(app: &App, req: &mut Request) -> Result<Answer, Failure> {
             let body = read_body(req)?;
             app.post(&p["/api/".len()..], &body)
         }
-        (_, p) if p.starts_with("/api/") || p == "/" || p == "/app.js" => {
+        (_, p) if p.starts_with("/api/") || ["/", "/app.js", "/plot.js"].contains(&p) => {
             Err((405, format!("{} is not allowed on {p}", req.method())))
         }
         _ => Err((404, format!("nothing at {path}"))),
