@@ -1,6 +1,12 @@
 //! `tabula book`: builds or extends the 8x8 Othello opening book (drop-out expansion,
 //! `learn::book`) into a book file, resumably: an existing file is loaded and grown. The
 //! engine plays from the embedded book (`src/games/othello/book.bin`) or from a `BookFile`.
+//!
+//! Killed at any moment (kill -9), a run loses at most the expansions since its last save:
+//! the file is written to a temporary one and renamed, so it is always the old book or the
+//! new one, whole. Every position is valued by a search from a cleared table, so a value
+//! depends on the position alone; with `--total` a resumed run then ends with the very book
+//! an uninterrupted one writes (`tests/kill_resume.rs`).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -18,6 +24,14 @@ pub struct BookArgs {
     /// Positions to expand (each gets all its children valued by a search).
     #[arg(long, default_value_t = 300)]
     pub expansions: usize,
+    /// --expansions counts the expanded positions the book should hold when done, those of
+    /// earlier runs included: the same command resumes an interrupted run and stops where
+    /// an uninterrupted one would.
+    #[arg(long)]
+    pub total: bool,
+    /// Seconds between saves of the book during the run (0: after every expansion).
+    #[arg(long, default_value_t = 60)]
+    pub save_every: u64,
     /// Search depth of every valued position.
     #[arg(long, default_value_t = 14)]
     pub depth: u32,
@@ -44,6 +58,9 @@ pub fn run(args: &BookArgs) -> Result<(), String> {
         ..Limits::default()
     };
     let mut eval = |me: u64, opp: u64| {
+        // A cleared table and history: the value depends on the position alone, not on
+        // the searches before it (a resumed build values as an uninterrupted one).
+        engine.new_game();
         let mut pos = start.clone();
         pos.me = me;
         pos.opp = opp;
@@ -56,21 +73,26 @@ pub fn run(args: &BookArgs) -> Result<(), String> {
     };
     let t = Instant::now();
     let before = book.len();
+    let expanded = book.entries().iter().filter(|(_, n)| n.expanded).count();
+    let expansions = if args.total {
+        args.expansions.saturating_sub(expanded)
+    } else {
+        args.expansions
+    };
     let cfg = BuildConfig {
-        expansions: args.expansions,
+        expansions,
         max_plies: args.max_plies,
     };
     let mut last_save = Instant::now();
     let added = build(&book, &cfg, &mut eval, &mut |done, size| {
-        if done % 10 == 0 || done == args.expansions {
+        if done % 10 == 0 || done == expansions {
             eprintln!(
-                "book: {done}/{} expansions, {size} positions, {:.0} s",
-                args.expansions,
+                "book: {done}/{expansions} expansions, {size} positions, {:.0} s",
                 t.elapsed().as_secs_f64()
             );
         }
-        // A checkpoint every minute: an interrupted run loses little.
-        if last_save.elapsed().as_secs() >= 60 {
+        // A checkpoint every --save-every seconds: an interrupted run loses little.
+        if last_save.elapsed().as_secs() >= args.save_every {
             if let Err(e) = book.save(&path) {
                 eprintln!("book: {e}");
             }
@@ -79,8 +101,9 @@ pub fn run(args: &BookArgs) -> Result<(), String> {
     });
     book.save(&path)?;
     let root = book.get(tabula::learn::book::START.0, tabula::learn::book::START.1);
+    let expanded = book.entries().iter().filter(|(_, n)| n.expanded).count();
     println!(
-        "book {path}: {} positions ({added} added to {before}) in {:.1} s; the start is worth {:+.2} discs",
+        "book {path}: {} positions, {expanded} expanded ({added} added to {before}) in {:.1} s; the start is worth {:+.2} discs",
         book.len(),
         t.elapsed().as_secs_f64(),
         root.map_or(0.0, |n| f64::from(n.value) / 100.0)

@@ -41,6 +41,11 @@ impl Server {
         Server { child, addr }
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn url(&self) -> String {
         format!("http://{}/", self.addr)
     }

@@ -116,8 +116,8 @@ fn launch<G: View>(
     (settings, matchplay): (Settings, Option<MatchPlay>),
     engines: &Arc<Vec<EngineChoice>>,
     args: Vec<String>,
-) -> Arc<dyn Session> {
-    Arc::new(Live::start(
+) -> Result<Arc<dyn Session>, String> {
+    let live = Live::start(
         id,
         start,
         standard,
@@ -125,7 +125,8 @@ fn launch<G: View>(
         matchplay,
         engines.clone(),
         args,
-    ))
+    )?;
+    Ok(Arc::new(live))
 }
 
 /// The start: the FEN's position on the standard board's dimensions, else the standard start.
@@ -267,6 +268,6 @@ fn start(
     let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
     with_game!(board, |standard| {
         let start = start_of(&standard, fen)?;
-        Ok(launch(id, start, standard, settings, engines, args))
+        launch(id, start, standard, settings, engines, args)
     })
 }

@@ -28,7 +28,6 @@ use engine::EngineChoice;
 use serde_json::{Value, json};
 use session::Session;
 use std::collections::HashMap;
-use std::io::Read;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -46,6 +45,8 @@ const MAX_REQUESTS: usize = 128;
 const IDLE: Duration = Duration::from_secs(15 * 60);
 /// The longest a state request waits for a change.
 const LONG_POLL: Duration = Duration::from_secs(20);
+/// The longest a request body may take to arrive (a client dripping it holds a thread).
+const BODY_TIME: Duration = Duration::from_secs(10);
 
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {
@@ -77,6 +78,9 @@ struct App {
     max_games: usize,
     default_game: &'static str,
     ids: AtomicU64,
+    /// Games being started (counted against `max_games` before they are in `sessions`, so
+    /// that requests at once cannot open more).
+    opening: AtomicUsize,
     seed: std::collections::hash_map::RandomState,
     /// The Host headers a request may carry (DNS rebinding); empty: any.
     hosts: Vec<String>,
@@ -128,6 +132,7 @@ pub fn run(args: ServeArgs, default_game: &'static str) -> Result<(), String> {
     for e in &args.engines {
         engines.push(engine_choice(e)?);
     }
+    raise_file_limit();
     let server = tiny_http::Server::http((args.host.as_str(), args.port))
         .map_err(|e| format!("serve: cannot listen on {}:{}: {e}", args.host, args.port))?;
     let addr = server
@@ -149,6 +154,7 @@ pub fn run(args: ServeArgs, default_game: &'static str) -> Result<(), String> {
         max_games: args.max_games,
         default_game,
         ids: AtomicU64::new(1),
+        opening: AtomicUsize::new(0),
         seed: Default::default(),
         hosts,
     });
@@ -179,11 +185,36 @@ pub fn run(args: ServeArgs, default_game: &'static str) -> Result<(), String> {
             continue;
         }
         active.fetch_add(1, Relaxed);
-        let (app, active) = (app.clone(), active.clone());
-        std::thread::spawn(move || {
+        let (app, done) = (app.clone(), active.clone());
+        // A thread the system refuses drops the request (tiny_http answers it 500): the
+        // server goes on.
+        let spawned = std::thread::Builder::new().spawn(move || {
             handle(&app, req);
-            active.fetch_sub(1, Relaxed);
+            done.fetch_sub(1, Relaxed);
         });
+        if let Err(e) = spawned {
+            active.fetch_sub(1, Relaxed);
+            log::warn!("serve: cannot start a thread for a request: {e}");
+        }
+    }
+}
+
+/// Raises the soft limit of open files to the hard one: every connection costs two
+/// descriptors, and the usual soft limit (1024) is reached by some 500 connections at once.
+/// (Past the limit connections wait in the listen queue or are refused; the server goes on.)
+fn raise_file_limit() {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit only read and write the struct given.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) == 0 && lim.rlim_cur < lim.rlim_max {
+            lim.rlim_cur = lim.rlim_max;
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &lim) != 0 {
+                log::warn!("serve: cannot raise the limit of open files");
+            }
+        }
     }
 }
 
@@ -333,11 +364,23 @@ fn read_body(req: &mut Request) -> Result<Value, Failure> {
     if req.body_length().is_some_and(|n| n > MAX_BODY) {
         return Err((413, format!("the body is larger than {MAX_BODY} bytes")));
     }
+    // Read in pieces against a deadline: every read waits at most the connection's timeout,
+    // so a body dripped a byte at a time is cut off after `BODY_TIME`.
     let mut buf = Vec::new();
-    req.as_reader()
-        .take(MAX_BODY as u64 + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| bad(format!("cannot read the body: {e}")))?;
+    let mut piece = [0u8; 16 * 1024];
+    let until = Instant::now() + BODY_TIME;
+    let reader = req.as_reader();
+    while buf.len() <= MAX_BODY {
+        if Instant::now() > until {
+            return Err((408, format!("the body took longer than {BODY_TIME:?}")));
+        }
+        match reader.read(&mut piece) {
+            Ok(0) => break,
+            Ok(n) => buf.extend_from_slice(&piece[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(bad(format!("cannot read the body: {e}"))),
+        }
+    }
     if buf.len() > MAX_BODY {
         return Err((413, format!("the body is larger than {MAX_BODY} bytes")));
     }
@@ -409,20 +452,31 @@ impl App {
                 self.close(old);
             }
             self.expire();
-            if self.lock().len() >= self.max_games {
-                return Err((
-                    503,
-                    format!(
-                        "{} games are open, the most this server keeps; close a tab or wait",
-                        self.max_games
-                    ),
-                ));
+            {
+                let sessions = self.lock();
+                if sessions.len() + self.opening.load(Relaxed) >= self.max_games {
+                    return Err((
+                        503,
+                        format!(
+                            "{} games are open, the most this server keeps; close a tab or wait",
+                            self.max_games
+                        ),
+                    ));
+                }
+                self.opening.fetch_add(1, Relaxed);
             }
             let id = self.new_id();
-            let session =
-                games::create(id.clone(), body, self.default_game, &self.engines).map_err(bad)?;
+            let session = match games::create(id.clone(), body, self.default_game, &self.engines) {
+                Ok(s) => s,
+                Err(e) => {
+                    self.opening.fetch_sub(1, Relaxed);
+                    return Err(bad(e));
+                }
+            };
             let state = session.state(None, Duration::ZERO);
-            self.lock().insert(
+            let mut sessions = self.lock();
+            self.opening.fetch_sub(1, Relaxed);
+            sessions.insert(
                 id,
                 Entry {
                     session,

@@ -41,6 +41,8 @@ pub struct Live<G: View> {
 
 impl<G: View> Live<G> {
     /// Starts a session from `start`; `standard` is the game's usual start on this board.
+    /// An error when the system refuses its threads (the session is then closed, nothing
+    /// left running).
     pub fn start(
         id: String,
         start: G,
@@ -49,7 +51,7 @@ impl<G: View> Live<G> {
         matchplay: Option<MatchPlay>,
         engines: Arc<Vec<EngineChoice>>,
         tabula_args: Vec<String>,
-    ) -> Live<G> {
+    ) -> Result<Live<G>, String> {
         let shared = Arc::new(Shared {
             inner: Mutex::new(Inner {
                 line: GameLine::new(start),
@@ -74,15 +76,23 @@ impl<G: View> Live<G> {
             closed: AtomicBool::new(false),
             exact_epoch: AtomicU64::new(0),
         });
-        let (s, e) = (shared.clone(), engines.clone());
-        std::thread::spawn(move || engine::run(s, e, tabula_args));
-        let s = shared.clone();
-        std::thread::spawn(move || exact::run(s));
-        Live {
+        // Made before the threads: dropped on an error, it closes the session, which ends
+        // a thread already started.
+        let live = Live {
             id,
             shared,
             engines,
-        }
+        };
+        let cannot = |e: std::io::Error| format!("cannot start the game's threads: {e}");
+        let (s, e) = (live.shared.clone(), live.engines.clone());
+        std::thread::Builder::new()
+            .spawn(move || engine::run(s, e, tabula_args))
+            .map_err(cannot)?;
+        let s = live.shared.clone();
+        std::thread::Builder::new()
+            .spawn(move || exact::run(s))
+            .map_err(cannot)?;
+        Ok(live)
     }
 }
 
