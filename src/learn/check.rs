@@ -177,14 +177,7 @@ fn whole(path: &Path, kind: &str, parse: impl Fn(&[u8]) -> Result<String, String
     };
     let magic = magic_name(&bytes);
     let checked = matches!(magic.as_str(), "TABULAN3" | "TBLOBK02");
-    let kind = format!(
-        "{kind} {magic} ({})",
-        if checked {
-            "CRC-32 of the whole file"
-        } else {
-            "no checksum: only its size is checked"
-        }
-    );
+    let kind = labelled(kind, &magic, checked);
     match parse(&bytes) {
         Ok(what) => Report {
             kind,
@@ -217,14 +210,7 @@ fn checkpoint(path: &Path, kind: &str, head: u64, buckets_at: usize, bucket: u64
     let need = buckets
         .checked_mul(bucket)
         .and_then(|x| x.checked_add(head + if checked { 4 } else { 0 }));
-    let kind = format!(
-        "{kind} {magic} ({})",
-        if checked {
-            "CRC-32 of the whole file"
-        } else {
-            "no checksum: only its size is checked"
-        }
-    );
+    let kind = labelled(kind, &magic, checked);
     if need != Some(len) {
         return Report::refused(
             &kind,
@@ -248,4 +234,14 @@ fn checkpoint(path: &Path, kind: &str, head: u64, buckets_at: usize, bucket: u64
         summary: format!("{buckets} buckets, {len} bytes"),
         problems: Vec::new(),
     }
+}
+
+/// A whole-file format's name in a report: its kind, its magic and whether it is checked.
+fn labelled(kind: &str, magic: &str, checked: bool) -> String {
+    let check = if checked {
+        "CRC-32 of the whole file"
+    } else {
+        "no checksum: only its size is checked"
+    };
+    format!("{kind} {magic} ({check})")
 }
