@@ -149,17 +149,36 @@ fn datagen_killed_and_resumed_writes_the_same_bytes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `tabula data --check` finds the file whole (its checksum holds).
+fn checked_by_tabula(path: &Path) -> Result<(), String> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["data", "--check"])
+        .arg(path)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+}
+
 /// (entries, expanded) of a book file, or an error if it is not a whole book.
 fn book_file(path: &Path) -> Result<(usize, usize), String> {
     let b = std::fs::read(path).map_err(|e| e.to_string())?;
-    if b.len() < 12 || &b[..8] != b"TBLOBK01" {
+    // TBLOBK02: magic, count, 26-byte entries, the CRC-32 of all before it.
+    if b.len() < 16 || &b[..8] != b"TBLOBK02" {
         return Err(format!("{} bytes, no book header", b.len()));
     }
     let n = u32::from_le_bytes([b[8], b[9], b[10], b[11]]) as usize;
-    if b.len() != 12 + 26 * n {
+    if b.len() != 12 + 26 * n + 4 {
         return Err(format!("{n} entries announced in {} bytes", b.len()));
     }
-    let expanded = b[12..].chunks_exact(26).filter(|e| e[21] != 0).count();
+    checked_by_tabula(path)?;
+    let expanded = b[12..12 + 26 * n]
+        .chunks_exact(26)
+        .filter(|e| e[21] != 0)
+        .count();
     Ok((n, expanded))
 }
 
@@ -250,15 +269,19 @@ fn a_checkpointed_solve_killed_and_resumed_gives_the_same_answer() {
     let whole = |kill: usize| {
         if let Ok(b) = std::fs::read(&ckpt) {
             assert!(
-                b.len() >= 20 && &b[..8] == b"TBLC4TT1",
+                b.len() >= 20 && &b[..8] == b"TBLC4TT2",
                 "kill {kill}: no header"
             );
             let buckets = u64::from_le_bytes(b[8..16].try_into().unwrap_or([0; 8]));
+            // TBLC4TT2: header, 16-byte buckets, the CRC-32 of all before it.
             assert_eq!(
                 b.len() as u64,
-                20 + 16 * buckets,
+                20 + 16 * buckets + 4,
                 "kill {kill}: a torn checkpoint"
             );
+            if let Err(e) = checked_by_tabula(&ckpt) {
+                panic!("kill {kill}: {e}");
+            }
         }
     };
     let mut rng = Rng(464646);
