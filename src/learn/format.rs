@@ -50,6 +50,14 @@ impl Header {
         b
     }
 
+    /// Why a file holding this header's data cannot take data of `wanted`'s game and board.
+    pub fn mismatch(&self, file: &dyn std::fmt::Display, wanted: &Header) -> String {
+        format!(
+            "{file} holds {} {}x{} data; this run makes {} {}x{}",
+            self.game, self.dims.0, self.dims.1, wanted.game, wanted.dims.0, wanted.dims.1
+        )
+    }
+
     pub fn from_bytes(b: &[u8]) -> Result<Header, String> {
         if b.len() < HEADER || &b[..8] != MAGIC {
             return Err("not a tabula data file (no TABULAD1 header)".into());
@@ -133,15 +141,7 @@ impl DataWriter {
             .map_err(|e| format!("{shown}: {e}"))?;
         let existing = Header::from_bytes(&head).map_err(|e| format!("{shown}: {e}"))?;
         if existing != *header {
-            return Err(format!(
-                "{shown} holds {} {}x{} data; this run makes {} {}x{}",
-                existing.game,
-                existing.dims.0,
-                existing.dims.1,
-                header.game,
-                header.dims.0,
-                header.dims.1
-            ));
+            return Err(existing.mismatch(&shown, header));
         }
         let rec = header.record_size();
         let whole = (len - HEADER) / rec;

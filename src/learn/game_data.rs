@@ -309,15 +309,7 @@ impl GameWriter {
             }
         };
         if existing != *header {
-            return Err(format!(
-                "{shown} holds {} {}x{} data; this run makes {} {}x{}",
-                existing.game,
-                existing.dims.0,
-                existing.dims.1,
-                header.game,
-                header.dims.0,
-                header.dims.1
-            ));
+            return Err(existing.mismatch(&shown, header));
         }
         let scan = game_blocks::scan(&bytes, HEADER, version);
         let mut notes = Vec::new();
