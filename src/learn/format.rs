@@ -116,18 +116,23 @@ pub struct DataWriter {
     file: File,
 }
 
+/// A data file opened to read what it holds and append to it (created if missing, never cut).
+pub fn open_for_append(path: &Path) -> Result<std::fs::File, String> {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))
+}
+
 impl DataWriter {
     /// Opens `path` for appending (creating it with `header` if it does not exist). Returns the
     /// writer and the index of the next game (one past the last game in the file).
     pub fn open(path: &Path, header: &Header) -> Result<(DataWriter, u32), String> {
         let shown = path.display();
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(|e| format!("cannot open {shown}: {e}"))?;
+        let mut file = open_for_append(path)?;
         let len = file.metadata().map_err(|e| format!("{shown}: {e}"))?.len() as usize;
         if len < HEADER {
             // New (or torn before its header was whole): start over.

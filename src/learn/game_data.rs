@@ -27,7 +27,7 @@ use super::Learn;
 use super::format::{self, Damage, Data, FLAG_EXACT, HEADER, Header, Record};
 use super::game_blocks::{self, Version};
 use crate::game::Player;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
@@ -279,13 +279,7 @@ impl GameWriter {
     pub fn open(path: &Path, header: &Header) -> Result<(GameWriter, u32), String> {
         let shown = path.display();
         let io = |e: std::io::Error| format!("{shown}: {e}");
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(|e| format!("cannot open {shown}: {e}"))?;
+        let mut file = format::open_for_append(path)?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(io)?;
         if bytes.len() < HEADER {
