@@ -46,6 +46,11 @@ pub trait View: Game {
     /// The cells a legal move is entered by, in order (a pass has none).
     fn move_cells(&self, mv: Self::Move) -> Vec<Cell>;
 
+    /// The variant's name as PGN's `[Variant]` tag gives it, if not the game's usual rules.
+    fn variant(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Whether `exact_values` may be tried here.
     fn exact_possible(&self) -> bool {
         false
@@ -123,6 +128,10 @@ fn top_down(text: &str) -> Vec<Cell> {
 
 impl View for Chess {
     const INPUT: &'static str = "from-to";
+
+    fn variant(&self) -> Option<&'static str> {
+        self.chess960.then_some("Chess960")
+    }
 
     fn move_cells(&self, mv: Self::Move) -> Vec<Cell> {
         squares(&self.format_move(mv))

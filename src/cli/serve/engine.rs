@@ -8,11 +8,13 @@
 
 use super::board::View;
 use super::matchplay;
-use super::state::{FULL_LEVEL, Inner, Shared, Thinking};
+use super::state::{FULL_LEVEL, Inner, MAX_MULTIPV, PvLine, Shared, Thinking};
+use super::tree::Score;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tabula::arena::child::{Child, EngineSpec, Got, Proto};
 use tabula::game::Game;
+use tabula::record::GameLine;
 
 /// Time for the handshake of a starting engine.
 const START_TIMEOUT: Duration = Duration::from_secs(20);
@@ -28,43 +30,62 @@ pub struct EngineChoice {
 }
 
 /// Reads one `info` line into `t` (fields it lacks are kept); `pos` is the searched position,
-/// on which the PV is checked and written in human notation.
+/// on which the PV is checked and written in human notation. A line with `multipv k` goes to
+/// `t.lines[k - 1]` (and, for k = 1, to the main report too).
 pub fn read_info<G: Game>(t: &mut Thinking, line: &str, pos: &G, chess: bool) {
     let words: Vec<&str> = line.split_whitespace().collect();
     if words.get(1) == Some(&"string") {
         t.note = Some(words[2..].join(" "));
         return;
     }
-    if words.windows(2).any(|w| w[0] == "multipv" && w[1] != "1") {
+    let num = |i: usize| words.get(i + 1).and_then(|w| w.parse::<u64>().ok());
+    let k = words
+        .windows(2)
+        .find(|w| w[0] == "multipv")
+        .and_then(|w| w[1].parse::<usize>().ok())
+        .filter(|&k| (1..=usize::from(MAX_MULTIPV)).contains(&k));
+    if words.windows(2).any(|w| w[0] == "multipv") && k.is_none() {
         return;
     }
-    let num = |i: usize| words.get(i + 1).and_then(|w| w.parse::<u64>().ok());
+    let mut line = k
+        .and_then(|k| t.lines.get(k - 1).cloned())
+        .unwrap_or_default();
+    let main = k.is_none_or(|k| k == 1);
     let mut i = 1;
     while i < words.len() {
         match words[i] {
-            "depth" => t.depth = num(i).map(|n| n.min(10_000) as u32),
-            "seldepth" => t.seldepth = num(i).map(|n| n.min(10_000) as u32),
-            "nodes" => t.nodes = num(i),
-            "nps" => t.nps = num(i),
-            "time" => t.time_ms = num(i),
+            "depth" => line.depth = num(i).map(|n| n.min(10_000) as u32),
+            "seldepth" if main => t.seldepth = num(i).map(|n| n.min(10_000) as u32),
+            "nodes" if main => t.nodes = num(i),
+            "nps" if main => t.nps = num(i),
+            "time" if main => t.time_ms = num(i),
             "score" => {
                 let v = words.get(i + 2).and_then(|w| w.parse::<i64>().ok());
-                t.score = match (words.get(i + 1).copied(), v) {
+                let kind = words.get(i + 1).copied();
+                line.score = match (kind, v) {
                     (Some("cp"), Some(cp)) => Some(format!("{:+.2}", cp as f64 / 100.0)),
                     (Some("mate"), Some(n)) if chess => Some(format!("#{n}")),
                     (Some("mate"), Some(n)) if n >= 0 => Some(format!("win in {n}")),
                     (Some("mate"), Some(n)) => Some(format!("loss in {}", -n)),
-                    _ => t.score.take(),
+                    _ => line.score.take(),
                 };
+                if main {
+                    match (kind, v) {
+                        (Some("cp"), Some(cp)) => (t.cp, t.mate) = (Some(cp), None),
+                        (Some("mate"), Some(n)) => (t.cp, t.mate) = (None, Some(n)),
+                        _ => {}
+                    }
+                }
                 i += 2;
             }
             "pv" => {
                 let mut p = pos.clone();
-                t.pv.clear();
+                line.pv.clear();
                 for w in words[i + 1..].iter().take(40) {
                     let Ok(mv) = p.parse_move(w) else { break };
                     let text = p.format_human(mv);
-                    t.pv.push(if text == "0000" { "pass".into() } else { text });
+                    line.pv
+                        .push(if text == "0000" { "pass".into() } else { text });
                     p.play(mv);
                 }
                 break;
@@ -73,19 +94,71 @@ pub fn read_info<G: Game>(t: &mut Thinking, line: &str, pos: &G, chess: bool) {
         }
         i += 1;
     }
+    if main {
+        if words.contains(&"depth") {
+            t.depth = line.depth;
+        }
+        if line.score.is_some() {
+            t.score = line.score.clone();
+        }
+        if words.contains(&"pv") {
+            t.pv = line.pv.clone();
+        }
+    }
+    if let Some(k) = k {
+        if t.lines.len() < k {
+            t.lines.resize(k, PvLine::default());
+        }
+        t.lines[k - 1] = line;
+    }
+}
+
+/// Why the engine searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// For its move in the game: played when it comes.
+    Play,
+    /// Analysis of the position on show (`go infinite`, MultiPV): never played.
+    Analyse,
+    /// The game review: a score for one position of the line on show.
+    Review,
 }
 
 /// What the engine is asked to do.
 struct Job<G: Game> {
+    kind: Kind,
     generation: u64,
+    /// The tree node searched.
+    node: usize,
     engine: usize,
     /// The engines the session uses now (others are quit).
     in_use: [usize; 2],
     level: u8,
+    multipv: u8,
     game_number: u64,
     pos: G,
     position: String,
     go: String,
+}
+
+/// The first position of the line on show the review has not searched (game ends skipped).
+fn next_review<G: View>(inner: &Inner<G>) -> Option<(usize, GameLine<G>)> {
+    let mut line = GameLine::new(inner.line.start.clone());
+    for (k, node) in inner
+        .tree
+        .line_through(inner.tree.cursor)
+        .into_iter()
+        .enumerate()
+    {
+        let n = inner.tree.node(node)?;
+        if k > 0 {
+            line.play(n.mv?);
+        }
+        if !n.reviewed && line.result().is_none() {
+            return Some((node, line));
+        }
+    }
+    None
 }
 
 /// The search the engine should run now, if any.
@@ -93,34 +166,97 @@ fn wanted<G: View>(inner: &Inner<G>) -> Option<Job<G>> {
     if inner.closed || inner.paused || inner.engine_error.is_some() {
         return None;
     }
-    if inner.line.result().is_some() {
+    let s = &inner.settings;
+    let free = inner.matchplay.is_none();
+    let cursor = inner.tree.cursor;
+    let (kind, node, line) = if s.analyse && free {
+        (Kind::Analyse, cursor, inner.line.clone())
+    } else if inner.review && free {
+        let (node, line) = next_review(inner)?;
+        (Kind::Review, node, line)
+    } else {
+        // The engine plays only at the end of a line: stepping back is not taking back.
+        let me = inner.line.pos.to_move().index();
+        if s.human[me] || !inner.tree.is_leaf(cursor) {
+            return None;
+        }
+        (Kind::Play, cursor, inner.line.clone())
+    };
+    if line.result().is_some() {
         return None;
     }
-    let me = inner.line.pos.to_move().index();
-    if inner.settings.human[me] {
-        return None;
-    }
-    let start = if inner.line.start.fen() == inner.standard.fen() {
+    let start = if line.start.fen() == inner.standard.fen() {
         "position startpos".to_string()
     } else {
-        format!("position fen {}", inner.line.start.fen())
+        format!("position fen {}", line.start.fen())
     };
-    let moves = inner.line.protocol_moves();
+    let moves = line.protocol_moves();
     let position = if moves.is_empty() {
         start
     } else {
         format!("{start} moves {}", moves.join(" "))
     };
+    let me = line.pos.to_move().index();
     Some(Job {
+        kind,
         generation: inner.generation,
-        engine: inner.settings.engines[me],
-        in_use: inner.settings.engines,
-        level: inner.settings.level,
+        node,
+        engine: s.engines[me],
+        in_use: s.engines,
+        level: s.level,
+        multipv: if kind == Kind::Analyse { s.multipv } else { 1 },
         game_number: inner.game_number,
-        pos: inner.line.pos.clone(),
+        pos: line.pos.clone(),
         position,
-        go: format!("go movetime {}", inner.settings.movetime_ms),
+        go: match kind {
+            Kind::Play => format!("go movetime {}", s.movetime_ms),
+            Kind::Analyse => "go infinite".into(),
+            Kind::Review => format!("go movetime {}", inner.review_ms),
+        },
     })
+}
+
+/// Whether the search of `job` is still wanted.
+fn still_wanted<G: View>(inner: &Inner<G>, job: &Job<G>) -> bool {
+    let me = job.pos.to_move().index();
+    let s = &inner.settings;
+    if inner.closed || s.engines[me] != job.engine {
+        return false;
+    }
+    match job.kind {
+        // The position changed, or the engine no longer plays this side (a person took it
+        // over, analysis began): its move is not wanted.
+        Kind::Play => inner.generation == job.generation && !s.human[me] && !s.analyse,
+        Kind::Analyse => {
+            inner.generation == job.generation && s.analyse && s.multipv == job.multipv
+        }
+        Kind::Review => inner.review && !s.analyse && inner.tree.node(job.node).is_some(),
+    }
+}
+
+/// Keeps the engine's latest score of a searched position in its tree node, for player 1.
+fn keep_score<G: View>(inner: &mut Inner<G>, node: usize, t: &Thinking, chess: bool) {
+    let (Some(depth), true) = (t.depth, t.cp.is_some() || t.mate.is_some()) else {
+        return;
+    };
+    let sign = if t.side == 0 { 1 } else { -1 };
+    let cp = t.cp.map(|v| v * sign);
+    let mate = t.mate.map(|v| v * sign);
+    let text = match (cp, mate) {
+        (Some(cp), _) => format!("{:+.2}", cp as f64 / 100.0),
+        (None, Some(m)) if chess => format!("#{m}"),
+        (None, Some(m)) if m >= 0 => format!("win in {m}"),
+        (None, Some(m)) => format!("loss in {}", -m),
+        (None, None) => return,
+    };
+    if let Some(n) = inner.tree.node_mut(node) {
+        n.score = Some(Score {
+            cp,
+            mate,
+            depth,
+            text,
+        });
+    }
 }
 
 /// A running engine process and what it has been told.
@@ -133,6 +269,10 @@ struct Running {
     level: u8,
     /// The session's game it last searched (a new one gets `ucinewgame`).
     game_number: u64,
+    /// The `MultiPV` it was last given.
+    multipv: u8,
+    /// It was told the variant (`UCI_Chess960`).
+    variant: bool,
 }
 
 /// Starts engine `index` for the session.
@@ -161,6 +301,8 @@ fn start_engine(
         builtin: choice.builtin,
         level: FULL_LEVEL,
         game_number,
+        multipv: 1,
+        variant: false,
     })
 }
 
@@ -173,8 +315,13 @@ fn newgame(proto: Proto) -> &'static str {
 }
 
 /// Brings a running engine up to the job: a new game announced, tabula's level set.
-fn prepare<G: Game>(r: &mut Running, job: &Job<G>) -> Result<(), String> {
+fn prepare<G: View>(r: &mut Running, job: &Job<G>) -> Result<(), String> {
     let mut sync = false;
+    if job.pos.variant() == Some("Chess960") && !r.variant {
+        r.child.send("setoption name UCI_Chess960 value true")?;
+        r.variant = true;
+        sync = true;
+    }
     if r.game_number != job.game_number {
         r.child.send(newgame(r.proto))?;
         r.game_number = job.game_number;
@@ -184,6 +331,12 @@ fn prepare<G: Game>(r: &mut Running, job: &Job<G>) -> Result<(), String> {
         r.child
             .send(&format!("setoption name Skill value {}", job.level))?;
         r.level = job.level;
+        sync = true;
+    }
+    if r.multipv != job.multipv {
+        r.child
+            .send(&format!("setoption name MultiPV value {}", job.multipv))?;
+        r.multipv = job.multipv;
         sync = true;
     }
     if sync {
@@ -253,14 +406,18 @@ pub fn run<G: View>(
         let r = &mut running[at];
         let outcome = prepare(r, &job).and_then(|()| search(&shared, &mut r.child, &job));
         match outcome {
-            Ok(Some(mv)) => {
+            Ok(Some(mv)) if job.kind == Kind::Play => {
                 let mut inner = shared.lock();
                 if inner.generation == job.generation && !inner.closed {
                     match inner.line.pos.parse_move(&mv) {
-                        Ok(m) => {
-                            inner.line.play(m);
-                            shared.moved(&mut inner);
-                        }
+                        Ok(m) => match inner.play(m, false) {
+                            Ok(()) => shared.moved(&mut inner),
+                            Err(e) => {
+                                inner.engine_error = Some(e);
+                                inner.thinking = None;
+                                shared.touch(&mut inner);
+                            }
+                        },
                         Err(e) => {
                             inner.engine_error = Some(format!(
                                 "{} played an illegal move '{mv}' ({e})",
@@ -272,8 +429,16 @@ pub fn run<G: View>(
                     }
                 }
             }
-            Ok(None) => {
-                // Dropped while the position stayed: the report stays on show, not as thinking.
+            Ok(Some(_)) if job.kind == Kind::Review => {
+                let mut inner = shared.lock();
+                if let Some(n) = inner.tree.node_mut(job.node) {
+                    n.reviewed = true;
+                }
+                shared.touch(&mut inner);
+            }
+            Ok(_) => {
+                // Dropped while the position stayed, or an analysis stopped: the report stays
+                // on show, not as thinking.
                 let mut inner = shared.lock();
                 if inner.generation == job.generation
                     && let Some(t) = inner.thinking.take()
@@ -304,29 +469,41 @@ fn fail<G: View>(shared: &Shared<G>, generation: u64, e: String) {
     }
 }
 
-/// Runs one search: Ok(Some(bestmove)), Ok(None) when it was dropped (the position changed),
+/// Runs one search: Ok(Some(bestmove)), Ok(None) when it was dropped (no longer wanted),
 /// Err when the engine failed.
 fn search<G: View>(
     shared: &Shared<G>,
     c: &mut Child,
     job: &Job<G>,
 ) -> Result<Option<String>, String> {
+    let mut t = Thinking {
+        side: job.pos.to_move().index(),
+        ..Thinking::default()
+    };
+    // The review searches positions other than the one on show: the panel is not its place.
+    let shown = job.kind != Kind::Review;
     {
         let mut inner = shared.lock();
-        if inner.generation != job.generation {
+        if !still_wanted(&inner, job) {
             return Ok(None);
         }
-        inner.thinking = Some(Thinking {
-            side: job.pos.to_move().index(),
-            ..Thinking::default()
-        });
+        if shown {
+            inner.thinking = Some(t.clone());
+        }
         shared.touch(&mut inner);
     }
     c.send(&job.position)?;
     c.send(&job.go)?;
     let chess = G::UCI; // UCI counts mates in moves, UGI in plies
-    let movetime = shared.lock().settings.movetime_ms;
-    let give_up = Instant::now() + Duration::from_millis(movetime) + GRACE;
+    let give_up = {
+        let inner = shared.lock();
+        match job.kind {
+            Kind::Play => Some(inner.settings.movetime_ms),
+            Kind::Review => Some(inner.review_ms),
+            Kind::Analyse => None,
+        }
+        .map(|ms| Instant::now() + Duration::from_millis(ms) + GRACE)
+    };
     let mut stopped: Option<Instant> = None;
     let mut dropped = false;
     loop {
@@ -339,10 +516,12 @@ fn search<G: View>(
                         return Ok((!dropped).then_some(mv));
                     }
                     Some("info") => {
+                        read_info(&mut t, &l, &job.pos, chess);
                         let mut inner = shared.lock();
-                        if inner.generation == job.generation {
-                            if let Some(t) = inner.thinking.as_mut() {
-                                read_info(t, &l, &job.pos, chess);
+                        if still_wanted(&inner, job) {
+                            keep_score(&mut inner, job.node, &t, chess);
+                            if shown {
+                                inner.thinking = Some(t.clone());
                             }
                             shared.touch(&mut inner);
                         }
@@ -356,16 +535,10 @@ fn search<G: View>(
         let (gone, now) = {
             let mut inner = shared.lock();
             let now = std::mem::take(&mut inner.move_now);
-            // The position changed, or the engine no longer plays this side (a person took it
-            // over, another engine was chosen, the game was closed): its move is not wanted.
-            let me = job.pos.to_move().index();
-            let gone = inner.generation != job.generation
-                || inner.closed
-                || inner.settings.human[me]
-                || inner.settings.engines[me] != job.engine;
-            (gone, now)
+            (!still_wanted(&inner, job), now)
         };
-        if stopped.is_none() && (gone || now || Instant::now() > give_up) {
+        let late = give_up.is_some_and(|g| Instant::now() > g);
+        if stopped.is_none() && (gone || now || late) {
             dropped = gone;
             c.send("stop")?;
             stopped = Some(Instant::now());
@@ -400,8 +573,30 @@ mod tests {
         read_info(&mut t, "info depth 8 score mate -2", &pos, true);
         assert_eq!(t.score.as_deref(), Some("#-2"));
         assert_eq!(t.pv.len(), 3, "a line without pv keeps the last");
-        read_info(&mut t, "info multipv 2 depth 9 score cp 5", &pos, true);
-        assert_eq!(t.depth, Some(8), "only the first line counts");
+        assert_eq!((t.cp, t.mate), (None, Some(-2)));
+        read_info(
+            &mut t,
+            "info multipv 2 depth 9 score cp 5 pv d2d4",
+            &pos,
+            true,
+        );
+        assert_eq!(t.depth, Some(8), "only the first line is the main report");
+        assert_eq!(t.lines.len(), 2);
+        assert_eq!(t.lines[1].score.as_deref(), Some("+0.05"));
+        assert_eq!(t.lines[1].pv, ["d4"]);
+        read_info(
+            &mut t,
+            "info multipv 1 depth 10 score cp -12 pv g1f3",
+            &pos,
+            true,
+        );
+        assert_eq!(
+            (t.depth, t.cp, t.pv.clone()),
+            (Some(10), Some(-12), vec!["Nf3".to_string()])
+        );
+        assert_eq!(t.lines[0].pv, ["Nf3"]);
+        read_info(&mut t, "info multipv 9 depth 11 score cp 1", &pos, true);
+        assert_eq!(t.lines.len(), 2, "lines past the most shown are dropped");
         read_info(&mut t, "info string solved: +4", &pos, true);
         assert_eq!(t.note.as_deref(), Some("solved: +4"));
         read_info(&mut t, "info depth x score cp", &pos, false);

@@ -1,10 +1,12 @@
 //! The solver of a browser session: a thread that wakes when the position changes and, where
 //! the game's solver can answer (`View::exact_possible`), works out the exact value of every
-//! legal move within a time budget, publishing each value as it is found. A new position,
-//! the values turned off, or a closed session aborts it.
+//! legal move within a time budget, publishing each value as it is found; when every move is
+//! valued, the position's own value (the best move's) goes to its tree node for the
+//! evaluation graph. A new position, the values turned off, or a closed session aborts it.
 
 use super::board::View;
-use super::state::{ExactState, Shared};
+use super::state::{ExactState, Inner, Shared};
+use super::tree::Exact;
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
@@ -68,7 +70,32 @@ pub fn run<G: View>(shared: Arc<Shared<G>>) {
             } else {
                 ExactState::Stopped
             };
+            if done {
+                keep_value(&mut inner);
+            }
             shared.touch(&mut inner);
         }
+    }
+}
+
+/// The value of the position on show, from its moves' values, kept in its node for player 1.
+fn keep_value<G: View>(inner: &mut Inner<G>) {
+    let Some(best) = inner.exact.iter().map(|v| v.value).max() else {
+        return;
+    };
+    let value = if inner.line.pos.to_move().index() == 0 {
+        best
+    } else {
+        -best
+    };
+    // Domineering's values are only who wins; the others' are margins (discs, a score).
+    let label = if G::NAME == "domineering" {
+        format!("{} wins", G::SIDES[if value > 0 { 0 } else { 1 }])
+    } else {
+        format!("{value:+}").replace("+0", "0")
+    };
+    let cursor = inner.tree.cursor;
+    if let Some(n) = inner.tree.node_mut(cursor) {
+        n.exact = Some(Exact { value, label });
     }
 }

@@ -6,12 +6,13 @@ use super::board::{View, grid_of_fen};
 use super::engine::EngineChoice;
 use super::matchplay::MAX_GAMES;
 use super::matchscore::MatchPlay;
+use super::records::{self, Imported};
 use super::session::{Live, Session};
-use super::state::{FULL_LEVEL, MOVETIME_RANGE, Settings};
+use super::state::{FULL_LEVEL, MAX_MULTIPV, MOVETIME_RANGE, Settings};
 use crate::cli::choice::{Board, with_game};
 use serde_json::Value;
 use std::sync::Arc;
-use tabula::game::Game;
+use tabula::game::{Game, Oracles};
 use tabula::games::connect4::Connect4;
 use tabula::games::domineering::board::Side;
 
@@ -90,6 +91,15 @@ pub fn settings_from(body: &Value, mut s: Settings) -> Result<Settings, String> 
     if let Some(x) = flag(body, "exact")? {
         s.exact = x;
     }
+    if let Some(a) = flag(body, "analyse")? {
+        s.analyse = a;
+    }
+    if let Some(k) = number(body, "multipv")? {
+        if !(1..=u64::from(MAX_MULTIPV)).contains(&k) {
+            return Err(format!("multipv {k}: expected 1..{MAX_MULTIPV}"));
+        }
+        s.multipv = k as u8;
+    }
     Ok(s)
 }
 
@@ -144,8 +154,36 @@ pub fn create(
     default_game: &str,
     engines: &Arc<Vec<EngineChoice>>,
 ) -> Result<Arc<dyn Session>, String> {
-    let game = text(body, "game")?.unwrap_or(default_game);
-    let fen = text(body, "fen")?.map(str::trim).filter(|f| !f.is_empty());
+    // A game record to load: its game, start and moves (a person plays both sides of it,
+    // unless the body says otherwise).
+    let imported: Option<Imported> = match text(body, "record")? {
+        Some(r) => Some(records::import(r)?),
+        None => None,
+    };
+    let game = match &imported {
+        Some(i) => i.game.as_str(),
+        None => text(body, "game")?.unwrap_or(default_game),
+    };
+    let fen = match &imported {
+        Some(i) => i.fen.as_deref().map(str::trim).filter(|f| !f.is_empty()),
+        None => text(body, "fen")?.map(str::trim).filter(|f| !f.is_empty()),
+    };
+    // Board dimensions from the record's `Size` tag where it has no FEN.
+    let mut body = body.clone();
+    if let (Some((a, b)), Some(obj)) =
+        (imported.as_ref().and_then(|i| i.size), body.as_object_mut())
+    {
+        for (k, v) in [
+            ("size", a),
+            ("width", a),
+            ("height", b),
+            ("rows", a),
+            ("cols", b),
+        ] {
+            obj.insert(k.into(), Value::from(v));
+        }
+    }
+    let body = &body;
     let mut settings = settings_from(
         body,
         Settings {
@@ -154,10 +192,18 @@ pub fn create(
             engines: [0, 0],
             level: FULL_LEVEL,
             exact: true,
+            analyse: false,
+            multipv: 1,
         },
     )?;
+    if imported.is_some() && text(body, "human")?.is_none() {
+        settings.human = [true, true];
+    }
     if let Some(&e) = settings.engines.iter().find(|&&e| e >= engines.len()) {
         return Err(format!("no engine {e} (there are {})", engines.len()));
+    }
+    if imported.is_some() && number(body, "match")?.is_some_and(|n| n > 0) {
+        return Err("a loaded game cannot be a match: load it, or start a match".into());
     }
     // A match: engine1 (A) and engine2 (B) play `match` games, changing colours each game.
     let matchplay = match number(body, "match")? {
@@ -177,16 +223,33 @@ pub fn create(
         }
     };
     let settings = (settings, matchplay);
+    let chess960 = imported.as_ref().is_some_and(|i| i.chess960);
+    let session = dispatch(id, game, fen, body, settings, engines, chess960)?;
+    if let Some(i) = &imported
+        && let Err(e) = session.load(&i.moves)
+    {
+        session.close();
+        return Err(e);
+    }
+    Ok(session)
+}
+
+/// The session of `game` on the board the body (or the FEN) gives.
+fn dispatch(
+    id: String,
+    game: &str,
+    fen: Option<&str>,
+    body: &Value,
+    settings: (Settings, Option<MatchPlay>),
+    engines: &Arc<Vec<EngineChoice>>,
+    chess960: bool,
+) -> Result<Arc<dyn Session>, String> {
     let s = |v: u32| v.to_string();
     match game {
-        "chess" => start(
-            id,
-            Board::Chess,
-            fen,
-            settings,
-            engines,
-            &["--game", "chess"],
-        ),
+        "chess" => {
+            let args = ["--game", "chess"];
+            start(id, Board::Chess, fen, settings, engines, &args, chess960)
+        }
         "connect4" => {
             let (w, h) = match fen {
                 Some(f) => {
@@ -203,7 +266,7 @@ pub fn create(
                 width: w,
                 height: h,
             };
-            start(id, board, fen, settings, engines, &args)
+            start(id, board, fen, settings, engines, &args, false)
         }
         "othello" => {
             let n = match fen {
@@ -215,7 +278,7 @@ pub fn create(
             }
             let args = ["--game", "othello", "--size", &s(n)];
             let board = Board::Othello { size: n };
-            start(id, board, fen, settings, engines, &args)
+            start(id, board, fen, settings, engines, &args, false)
         }
         "domineering" => {
             let (r, c) = match fen {
@@ -250,7 +313,7 @@ pub fn create(
                 cols: c,
                 first,
             };
-            start(id, board, fen, settings, engines, &args)
+            start(id, board, fen, settings, engines, &args, false)
         }
         g => Err(format!("unknown game '{g}': expected {}", GAMES.join(", "))),
     }
@@ -264,9 +327,14 @@ fn start(
     settings: (Settings, Option<MatchPlay>),
     engines: &Arc<Vec<EngineChoice>>,
     args: &[&str],
+    chess960: bool,
 ) -> Result<Arc<dyn Session>, String> {
     let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
     with_game!(board, |standard| {
+        let mut standard = standard;
+        if chess960 && let Some(r) = standard.set_option("UCI_Chess960", "true") {
+            r?;
+        }
         let start = start_of(&standard, fen)?;
         launch(id, start, standard, settings, engines, args)
     })

@@ -8,7 +8,6 @@ use super::board::View;
 use super::state::{Inner, Shared};
 use std::time::{Duration, Instant};
 use tabula::game::GameResult;
-use tabula::record::GameLine;
 
 /// The most games a match may have.
 pub const MAX_GAMES: u32 = 1000;
@@ -51,7 +50,7 @@ pub fn step<G: View>(shared: &Shared<G>, inner: &mut Inner<G>) -> bool {
             inner.settings.engines = m.sides(m.game);
             inner.game_number += 1;
             let start = inner.line.start.clone();
-            inner.line = GameLine::new(start);
+            inner.restart(start);
             inner.last_thinking = None;
             shared.moved(inner);
             true

@@ -14,6 +14,14 @@
 //! the state with its `id`; `GET /api/state?id=ID&since=VERSION` (waits up to 20 s for a
 //! newer version); `POST /api/move {id, move}`, `/api/undo {id}`, `/api/settings {id, ...}`,
 //! `/api/stop {id}` (move now), `/api/close {id}`.
+//!
+//! Analysis: `/api/move` takes `branch` (`variation`, the default, or `replace`) for a move
+//! from an earlier position; `/api/goto {id, node}` shows a node of the game's tree (the state's
+//! `tree`, `line` and `cursor`), `/api/promote` makes its line the main line, `/api/remove`
+//! takes it out; `/api/settings` takes `analyse` (think on the position on show, never play)
+//! and `multipv` (1-5); `/api/review {id, on, ms}` has the engine score every position of the
+//! line on show; `/api/export {id}` answers `{text, file}` (PGN, GGF, or tabula's records);
+//! `/api/new` with `record` loads a game from such a text (checked with tabula's rules).
 
 mod board;
 mod engine;
@@ -21,8 +29,11 @@ mod exact;
 mod games;
 mod matchplay;
 mod matchscore;
+mod movetext;
+mod records;
 mod session;
 mod state;
+mod tree;
 
 use engine::EngineChoice;
 use serde_json::{Value, json};
@@ -494,8 +505,33 @@ impl App {
                 let mv = games::text(body, "move")
                     .map_err(bad)?
                     .ok_or_else(|| bad("move: no \"move\" in the body"))?;
-                session.play(mv).map_err(bad)?;
+                let replace = match games::text(body, "branch").map_err(bad)? {
+                    None | Some("variation") => false,
+                    Some("replace") => true,
+                    Some(b) => {
+                        return Err(bad(format!("branch '{b}': expected variation or replace")));
+                    }
+                };
+                session.play(mv, replace).map_err(bad)?;
             }
+            "goto" | "promote" | "remove" => {
+                let node = games::number(body, "node")
+                    .map_err(bad)?
+                    .ok_or_else(|| bad(format!("{action}: no \"node\" in the body")))?;
+                let node = usize::try_from(node).unwrap_or(usize::MAX);
+                match action {
+                    "goto" => session.go_to(node),
+                    "promote" => session.promote(node),
+                    _ => session.remove(node),
+                }
+                .map_err(bad)?;
+            }
+            "review" => {
+                let on = body.get("on").and_then(Value::as_bool).unwrap_or(true);
+                let ms = games::number(body, "ms").map_err(bad)?;
+                session.review(on, ms).map_err(bad)?;
+            }
+            "export" => return Ok(ok(session.export())),
             "undo" => session.undo().map_err(bad)?,
             "stop" => session.move_now().map_err(bad)?,
             "settings" => {

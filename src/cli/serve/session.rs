@@ -9,7 +9,12 @@ use super::board::{View, changed, grid_of_fen};
 use super::engine::{self, EngineChoice};
 use super::exact;
 use super::matchscore::MatchPlay;
-use super::state::{ExactState, FULL_LEVEL, Inner, MOVETIME_RANGE, Settings, Shared, Thinking};
+use super::records;
+use super::state::{
+    ExactState, FULL_LEVEL, Inner, MAX_MULTIPV, MOVETIME_RANGE, Settings, Shared, Thinking,
+};
+use super::tree::Tree;
+
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
@@ -21,8 +26,23 @@ use tabula::record::{GameLine, result_text};
 pub trait Session: Send + Sync {
     /// The state, once its version is past `since` or `wait` has passed.
     fn state(&self, since: Option<u64>, wait: Duration) -> Value;
-    /// A person's move, in protocol or human notation.
-    fn play(&self, mv: &str) -> Result<(), String>;
+    /// A person's move, in protocol or human notation, from the position on show: to the
+    /// node of that move if it was made before, else a new continuation (a variation where
+    /// there was one; `replace`: instead of the rest).
+    fn play(&self, mv: &str, replace: bool) -> Result<(), String>;
+    /// Shows node `node` of the game's tree.
+    fn go_to(&self, node: usize) -> Result<(), String>;
+    /// Makes the line through `node` the main line.
+    fn promote(&self, node: usize) -> Result<(), String>;
+    /// Takes `node` and every move after it out of the game.
+    fn remove(&self, node: usize) -> Result<(), String>;
+    /// Starts (with the time per position, ms) or stops the review of the line on show.
+    fn review(&self, on: bool, ms: Option<u64>) -> Result<(), String>;
+    /// Plays a record's moves into the tree (`(parent, move)`, node i + 1's parent is
+    /// `moves[i].0`, 0 the start), checked with the game's rules; the main line's end is shown.
+    fn load(&self, moves: &[(usize, String)]) -> Result<(), String>;
+    /// The game as a record in the game's own format (`text`, and a file name).
+    fn export(&self) -> Value;
     /// Takes back to the last position where a person is to move.
     fn undo(&self) -> Result<(), String>;
     fn settings(&self, s: Settings) -> Result<(), String>;
@@ -32,6 +52,9 @@ pub trait Session: Send + Sync {
     /// Ends the session's threads and its engine.
     fn close(&self);
 }
+
+/// The review's time per position unless the page asks for another.
+const REVIEW_MS: u64 = 300;
 
 pub struct Live<G: View> {
     id: String,
@@ -55,6 +78,9 @@ impl<G: View> Live<G> {
         let shared = Arc::new(Shared {
             inner: Mutex::new(Inner {
                 line: GameLine::new(start),
+                tree: Tree::new(),
+                review: false,
+                review_ms: REVIEW_MS,
                 standard,
                 settings,
                 version: 1,
@@ -96,6 +122,10 @@ impl<G: View> Live<G> {
     }
 }
 
+fn inner_is_match<G: View>(shared: &Shared<G>) -> bool {
+    shared.lock().matchplay.is_some()
+}
+
 fn player_index(p: tabula::game::Player) -> usize {
     p.index()
 }
@@ -117,7 +147,7 @@ impl<G: View> Session for Live<G> {
         snapshot(&self.id, &inner, &self.engines)
     }
 
-    fn play(&self, text: &str) -> Result<(), String> {
+    fn play(&self, text: &str, replace: bool) -> Result<(), String> {
         let mut inner = self.shared.lock();
         if inner.matchplay.is_some() {
             return Err("a match is being played: the engines make the moves".into());
@@ -126,14 +156,16 @@ impl<G: View> Session for Live<G> {
             return Err(format!("the game is over ({why})"));
         }
         let me = player_index(inner.line.pos.to_move());
-        if !inner.settings.human[me] {
+        // Away from the end of the game, or analysing, a person may try either side's moves.
+        let exploring = inner.settings.analyse || !inner.tree.is_leaf(inner.tree.cursor);
+        if !inner.settings.human[me] && !exploring {
             return Err(format!(
                 "it is the engine's turn ({} to move)",
                 G::SIDES[me]
             ));
         }
         let mv = inner.line.pos.parse_human(text.trim())?;
-        inner.line.play(mv);
+        inner.play(mv, replace)?;
         inner.paused = false;
         self.shared.moved(&mut inner);
         Ok(())
@@ -149,6 +181,8 @@ impl<G: View> Session for Live<G> {
         }
         let human = inner.settings.human;
         loop {
+            let at = inner.tree.cursor;
+            inner.tree.remove(at);
             inner.line.undo();
             let me = player_index(inner.line.pos.to_move());
             if !(human[0] || human[1]) || human[me] || inner.line.moves.is_empty() {
@@ -161,9 +195,138 @@ impl<G: View> Session for Live<G> {
         Ok(())
     }
 
+    fn go_to(&self, node: usize) -> Result<(), String> {
+        let mut inner = self.shared.lock();
+        if inner.matchplay.is_some() {
+            return Err("a match is being played: it shows the game as it goes".into());
+        }
+        if node == inner.tree.cursor {
+            return Ok(());
+        }
+        if !inner.go_to(node) {
+            return Err(format!("no position {node} in this game"));
+        }
+        // Stepping through a game with no one playing does not set the engines going.
+        let h = inner.settings.human;
+        inner.paused = !(h[0] || h[1]);
+        self.shared.moved(&mut inner);
+        Ok(())
+    }
+
+    fn promote(&self, node: usize) -> Result<(), String> {
+        let mut inner = self.shared.lock();
+        if inner.tree.node(node).is_none() {
+            return Err(format!("no position {node} in this game"));
+        }
+        inner.tree.promote(node);
+        self.shared.touch(&mut inner);
+        Ok(())
+    }
+
+    fn remove(&self, node: usize) -> Result<(), String> {
+        let mut inner = self.shared.lock();
+        if inner.matchplay.is_some() {
+            return Err("a match is being played: its moves stay".into());
+        }
+        if node == 0 || inner.tree.node(node).is_none() {
+            return Err(format!("no move {node} to take out of this game"));
+        }
+        let before = inner.tree.cursor;
+        inner.tree.remove(node);
+        let after = inner.tree.cursor;
+        if after != before {
+            inner.go_to(after);
+            inner.paused = true;
+            self.shared.moved(&mut inner);
+        } else {
+            self.shared.touch(&mut inner);
+        }
+        Ok(())
+    }
+
+    fn review(&self, on: bool, ms: Option<u64>) -> Result<(), String> {
+        let mut inner = self.shared.lock();
+        if on && inner.matchplay.is_some() {
+            return Err("a match is being played: review it when it has ended".into());
+        }
+        if let Some(ms) = ms {
+            if !(MOVETIME_RANGE.0..=MOVETIME_RANGE.1).contains(&ms) {
+                return Err(format!(
+                    "review time {ms} ms: expected {}..{}",
+                    MOVETIME_RANGE.0, MOVETIME_RANGE.1
+                ));
+            }
+            inner.review_ms = ms;
+        }
+        if on && !inner.review {
+            // A new review searches every position again.
+            let nodes: Vec<usize> = inner.tree.live().map(|(i, _)| i).collect();
+            for i in nodes {
+                if let Some(n) = inner.tree.node_mut(i) {
+                    n.reviewed = false;
+                }
+            }
+        }
+        inner.review = on;
+        inner.engine_error = None;
+        self.shared.touch(&mut inner);
+        Ok(())
+    }
+
+    fn load(&self, moves: &[(usize, String)]) -> Result<(), String> {
+        let mut inner = self.shared.lock();
+        let start = inner.line.start.clone();
+        // Per record node: its tree node and its position.
+        let mut at: Vec<(usize, G)> = vec![(0, start)];
+        for (i, (parent, text)) in moves.iter().enumerate() {
+            let Some((node, pos)) = at.get(*parent).cloned() else {
+                return Err(format!("move {} has no position before it", i + 1));
+            };
+            let ply = inner.tree.ply(node) + 1;
+            let number = |why: String| format!("ply {ply} ('{text}'): {why}");
+            let mv = match pos.parse_human(text) {
+                Ok(mv) => mv,
+                Err(_) if matches!(text.as_str(), "pass" | "PA" | "--") => {
+                    pos.parse_move("0000").map_err(number)?
+                }
+                Err(e) => pos.parse_move(text).map_err(|_| number(e))?,
+            };
+            let child = inner.tree.child(node, mv, false)?;
+            let mut next = pos;
+            next.play(mv);
+            at.push((child, next));
+        }
+        let end = *inner.tree.line_through(0).last().unwrap_or(&0);
+        inner.go_to(end);
+        inner.paused = true;
+        self.shared.moved(&mut inner);
+        Ok(())
+    }
+
+    fn export(&self) -> Value {
+        let inner = self.shared.lock();
+        let names = [0, 1].map(|p| {
+            if inner.settings.human[p] {
+                "Human".to_string()
+            } else {
+                self.engines
+                    .get(inner.settings.engines[p])
+                    .map_or_else(String::new, |e| e.spec.name.clone())
+            }
+        });
+        let (text, file) = records::export(&inner, &names);
+        json!({ "text": text, "file": file })
+    }
+
     fn settings(&self, s: Settings) -> Result<(), String> {
         if let Some(&e) = s.engines.iter().find(|&&e| e >= self.engines.len()) {
             return Err(format!("no engine {e} (there are {})", self.engines.len()));
+        }
+        if !(1..=MAX_MULTIPV).contains(&s.multipv) {
+            return Err(format!("multipv {}: expected 1..{MAX_MULTIPV}", s.multipv));
+        }
+        if s.analyse && inner_is_match(&self.shared) {
+            return Err("a match is being played: analyse it when it has ended".into());
         }
         if s.level > FULL_LEVEL {
             return Err(format!("level {}: expected 0..{FULL_LEVEL}", s.level));
@@ -245,7 +408,44 @@ fn thinking_json(t: &Thinking) -> Value {
         "nps": t.nps,
         "time": t.time_ms,
         "pv": t.pv,
+        "lines": t.lines.iter().map(|l| json!({
+            "depth": l.depth, "score": l.score, "pv": l.pv,
+        })).collect::<Vec<_>>(),
     })
+}
+
+/// The game's tree as the page lists and plots it: every node with its move in human
+/// notation, its children (the first is the main continuation) and what is known of its
+/// position (the engine's score and the solver's value, for player 1).
+fn tree_json<G: View>(inner: &Inner<G>) -> Value {
+    let tree = &inner.tree;
+    let mut out = Vec::new();
+    // Depth first from the start, each node's position at hand for its children's moves.
+    let mut stack = vec![(0usize, inner.line.start.clone(), String::new(), 0usize)];
+    while let Some((i, pos, text, ply)) = stack.pop() {
+        let Some(n) = tree.node(i) else { continue };
+        for &c in n.children.iter().rev() {
+            let Some(mv) = tree.node(c).and_then(|k| k.mv) else {
+                continue;
+            };
+            let mut next = pos.clone();
+            next.play(mv);
+            stack.push((c, next, human_text(&pos, mv), ply + 1));
+        }
+        out.push(json!({
+            "id": i,
+            "parent": n.parent,
+            "children": n.children,
+            "ply": ply,
+            "text": text,
+            "score": n.score.as_ref().map(|s| json!({
+                "cp": s.cp, "mate": s.mate, "depth": s.depth, "text": s.text,
+            })),
+            "exact": n.exact.as_ref().map(|e| json!({ "value": e.value, "label": e.label })),
+            "reviewed": n.reviewed,
+        }));
+    }
+    Value::Array(out)
 }
 
 /// The state the page draws: the board, the legal moves with their cells, the last move and
@@ -346,6 +546,17 @@ fn snapshot<G: View>(id: &str, inner: &Inner<G>, engines: &[EngineChoice]) -> Va
         "to_move": to_move,
         "moves": moves,
         "history": history,
+        "tree": tree_json(inner),
+        "cursor": inner.tree.cursor,
+        "line": inner.tree.line_through(inner.tree.cursor),
+        "can_move": result.is_none() && inner.matchplay.is_none() && (
+            inner.settings.human[to_move]
+                || inner.settings.analyse
+                || !inner.tree.is_leaf(inner.tree.cursor)),
+        "review": {
+            "on": inner.review,
+            "ms": inner.review_ms,
+        },
         "last": last,
         "result": result,
         "settings": {
@@ -355,6 +566,8 @@ fn snapshot<G: View>(id: &str, inner: &Inner<G>, engines: &[EngineChoice]) -> Va
             "engines": inner.settings.engines,
             "level": inner.settings.level,
             "exact": inner.settings.exact,
+            "analyse": inner.settings.analyse,
+            "multipv": inner.settings.multipv,
         },
         "players": [name(0), name(1)],
         "match": inner.matchplay.as_ref().map(|m| {

@@ -1,10 +1,13 @@
-//! The state a browser session shares with its workers: the game line, the settings, the
-//! engine's thinking, the exact move values, the match being watched, and the lock and wake-up
-//! around them. The session (`session.rs`) and its workers (`engine.rs`, `exact.rs`,
+//! The state a browser session shares with its workers: the game (its tree of moves and
+//! variations, `tree.rs`, and the line to the position on show), the settings, the engine's
+//! thinking, the exact move values, the match being watched, and the lock and wake-up around
+//! them. `Inner::line` is always the tree's path to its cursor: only `Inner::go_to`,
+//! `Inner::play` and `Inner::restart` change either. The session (`session.rs`) and its workers (`engine.rs`, `exact.rs`,
 //! `matchplay.rs`) all import it from here; it imports none of them.
 
 use super::board::{MoveValue, View};
 use super::matchscore::MatchPlay;
+use super::tree::Tree;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use tabula::record::GameLine;
@@ -25,7 +28,13 @@ pub struct Settings {
     pub level: u8,
     /// Whether the solver works out the exact value of every move.
     pub exact: bool,
+    /// Analysis: the engine thinks on the position on show without playing, `multipv` lines.
+    pub analyse: bool,
+    pub multipv: u8,
 }
+
+/// The most lines the analysis shows.
+pub const MAX_MULTIPV: u8 = 5;
 
 /// What the solver thread knows about the current position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,7 +48,14 @@ pub enum ExactState {
 }
 
 pub struct Inner<G: View> {
+    /// The moves from the start to the position on show (the tree's path to its cursor).
     pub line: GameLine<G>,
+    /// Every move made in this game, variations included.
+    pub tree: Tree<G::Move>,
+    /// The engine is going through the line on show, giving every position a score.
+    pub review: bool,
+    /// Time per position of the review, in ms.
+    pub review_ms: u64,
     /// The game's usual start on this board (sent as `startpos`).
     pub standard: G,
     pub settings: Settings,
@@ -76,6 +92,38 @@ pub struct Shared<G: View> {
     pub closed: AtomicBool,
     /// Bumped when the exact values are turned on or off (stops the solver's work).
     pub exact_epoch: AtomicU64,
+}
+
+impl<G: View> Inner<G> {
+    /// Shows tree node `node` (the line rebuilt from the start); false if it is not there.
+    pub fn go_to(&mut self, node: usize) -> bool {
+        if self.tree.node(node).is_none() {
+            return false;
+        }
+        self.tree.cursor = node;
+        let mut line = GameLine::new(self.line.start.clone());
+        for mv in self.tree.moves_to(node) {
+            line.play(mv);
+        }
+        self.line = line;
+        true
+    }
+
+    /// Plays `mv` (legal in the position on show): to the existing node of that move, else a
+    /// new continuation or variation; `replace` drops the other continuations first.
+    pub fn play(&mut self, mv: G::Move, replace: bool) -> Result<(), String> {
+        let at = self.tree.child(self.tree.cursor, mv, replace)?;
+        self.tree.cursor = at;
+        self.line.play(mv);
+        Ok(())
+    }
+
+    /// A new game from `start`: an empty tree.
+    pub fn restart(&mut self, start: G) {
+        self.line = GameLine::new(start);
+        self.tree = Tree::new();
+        self.review = false;
+    }
 }
 
 impl<G: View> Shared<G> {
@@ -119,4 +167,18 @@ pub struct Thinking {
     pub pv: Vec<String>,
     /// The latest `info string`.
     pub note: Option<String>,
+    /// The score as a number, from `side`'s point of view: centi-units, or a forced result
+    /// in moves (chess) or plies (positive: `side` wins).
+    pub cp: Option<i64>,
+    pub mate: Option<i64>,
+    /// With MultiPV: every line's latest report (index 0 is `multipv 1`).
+    pub lines: Vec<PvLine>,
+}
+
+/// One line of a MultiPV search.
+#[derive(Clone, Debug, Default)]
+pub struct PvLine {
+    pub depth: Option<u32>,
+    pub score: Option<String>,
+    pub pv: Vec<String>,
 }

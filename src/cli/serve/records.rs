@@ -1,0 +1,331 @@
+//! A browser game saved and loaded in its game's own format. Export: chess as PGN (the
+//! seven-tag roster, `[SetUp]`/`[FEN]` from another start, `[Variant "Chess960"]`, every
+//! variation in parentheses); Othello as GGF, the format NBoard and the servers use (the main
+//! line: GGF has no variations); Connect Four and Domineering as `tabula play` saves them
+//! (tags with `[Game]` and `[FEN]`, moves in the game's notation), variations in parentheses,
+//! which `tabula play --load` skips. Import: which game a text is (GGF's `(;`, a `[Game]` tag,
+//! else chess), its board and start, and its moves as a tree (`movetext.rs`); the moves
+//! themselves are checked with the game's rules by the session (`Session::load`).
+
+use super::board::{View, grid_of_fen};
+use super::movetext::{self, Writer};
+use super::state::Inner;
+use tabula::game::GameResult;
+use tabula::record::{GameLine, result_text};
+
+/// The main line's end as a `GameLine` (for the result).
+fn main_line<G: View>(inner: &Inner<G>) -> GameLine<G> {
+    let mut line = GameLine::new(inner.line.start.clone());
+    let end = inner.tree.line_through(0).last().copied().unwrap_or(0);
+    for mv in inner.tree.moves_to(end) {
+        line.play(mv);
+    }
+    line
+}
+
+/// Today's date as `(year, month, day)`, UTC.
+fn today() -> (i64, u32, u32) {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    // Days to civil date (Howard Hinnant's algorithm).
+    let z = secs.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// The game as text in its own format, and a file name for it.
+pub fn export<G: View>(inner: &Inner<G>, names: &[String; 2]) -> (String, String) {
+    let main = main_line(inner);
+    let result = main.result().map(|(r, _)| r);
+    let (y, m, d) = today();
+    if G::NAME == "othello" {
+        return (ggf(inner, &main, names, (y, m, d)), "game.ggf".into());
+    }
+    let mut tags: Vec<(&str, String)> = vec![
+        ("Event", "tabula serve".into()),
+        ("Site", "tabula".into()),
+        ("Date", format!("{y:04}.{m:02}.{d:02}")),
+        ("Round", "-".into()),
+    ];
+    let (p1, p2) = if G::PGN {
+        ("White", "Black")
+    } else {
+        ("P1", "P2")
+    };
+    tags.push((p1, names[0].clone()));
+    tags.push((p2, names[1].clone()));
+    tags.push(("Result", result_text(result).into()));
+    if !G::PGN {
+        tags.insert(0, ("Game", G::NAME.into()));
+    }
+    if let Some(v) = inner.line.start.variant() {
+        tags.push(("Variant", v.into()));
+    }
+    let standard = inner.line.start.fen() == inner.standard.fen() && G::PGN;
+    if !standard {
+        if G::PGN {
+            tags.push(("SetUp", "1".into()));
+        }
+        tags.push(("FEN", inner.line.start.fen()));
+    }
+    tags.push(("PlyCount", main.moves.len().to_string()));
+    if let Some((_, why)) = main.result() {
+        tags.push(("Termination", why));
+    }
+    let mut s = String::new();
+    for (k, v) in &tags {
+        let v = v.replace('\\', "\\\\").replace('"', "\\\"");
+        s.push_str(&format!("[{k} \"{v}\"]\n"));
+    }
+    s.push('\n');
+    let moves = movetext_of(inner);
+    if !moves.is_empty() {
+        s.push_str(&moves);
+        s.push(' ');
+    }
+    s.push_str(result_text(result));
+    s.push('\n');
+    let file = if G::PGN { "game.pgn" } else { "game.txt" };
+    (s, file.into())
+}
+
+/// The tree's moves as movetext (without the result).
+fn movetext_of<G: View>(inner: &Inner<G>) -> String {
+    let tree = &inner.tree;
+    // Every node's move in human notation, read in its parent's position.
+    let mut text = vec![String::new(); tree.live().map(|(i, _)| i + 1).max().unwrap_or(1)];
+    let mut stack = vec![(0usize, inner.line.start.clone())];
+    while let Some((i, pos)) = stack.pop() {
+        let Some(n) = tree.node(i) else { continue };
+        for &c in &n.children {
+            let Some(mv) = tree.node(c).and_then(|k| k.mv) else {
+                continue;
+            };
+            let t = pos.format_human(mv);
+            text[c] = if t == "0000" { "pass".into() } else { t };
+            let mut next = pos.clone();
+            next.play(mv);
+            stack.push((c, next));
+        }
+    }
+    let start = &inner.line.start;
+    let first_by_p2 = start.to_move().index() == 1;
+    let full_move: usize = start
+        .fen()
+        .split_whitespace()
+        .nth(5)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1);
+    let children = |i: usize| tree.node(i).map_or_else(Vec::new, |n| n.children.clone());
+    let text_of = |i: usize| text.get(i).cloned().unwrap_or_default();
+    let ply = |i: usize| tree.ply(i).saturating_sub(1);
+    let number = |ply: usize| {
+        G::PGN.then(|| {
+            let k = ply + usize::from(first_by_p2);
+            (full_move + k / 2, k.is_multiple_of(2))
+        })
+    };
+    let w = Writer {
+        children: &children,
+        text: &text_of,
+        ply: &ply,
+        number: &number,
+    };
+    let s = w.write(0, "");
+    s.trim_end().to_string()
+}
+
+/// Othello's GGF: the start board, Black's and White's moves of the main line, the result as
+/// Black's disc margin.
+fn ggf<G: View>(
+    inner: &Inner<G>,
+    main: &GameLine<G>,
+    names: &[String; 2],
+    (y, m, d): (i64, u32, u32),
+) -> String {
+    let start = &inner.line.start;
+    let fen = start.fen();
+    let grid = grid_of_fen(&fen);
+    let n = grid.len();
+    let squares: String = grid
+        .iter()
+        .flatten()
+        .map(|c| match c.as_str() {
+            "x" => '*',
+            "o" => 'O',
+            _ => '-',
+        })
+        .collect();
+    let side = if start.to_move().index() == 0 {
+        '*'
+    } else {
+        'O'
+    };
+    let result = match main.result() {
+        Some((r, _)) => {
+            let cells = grid_of_fen(&main.pos.fen());
+            let count = |t: &str| cells.iter().flatten().filter(|c| c.as_str() == t).count() as i64;
+            let margin = count("x") - count("o");
+            // Empty squares go to the winner (the world association's rule, as tabula counts).
+            let empty = (n * n) as i64 - count("x") - count("o");
+            let margin = match r {
+                GameResult::P1Win => margin + empty,
+                GameResult::P2Win => margin - empty,
+                GameResult::Draw => margin,
+            };
+            format!("{margin:+}.000")
+        }
+        None => "?".into(),
+    };
+    let mut s = format!(
+        "(;GM[Othello]PC[tabula]DT[{y:04}-{m:02}-{d:02}]PB[{}]PW[{}]RE[{result}]TI[0]TY[{n}]BO[{n} {squares} {side}]",
+        names[0].replace(']', ")"),
+        names[1].replace(']', ")"),
+    );
+    let mut pos = start.clone();
+    for &mv in &main.moves {
+        let colour = if pos.to_move().index() == 0 { 'B' } else { 'W' };
+        let t = pos.format_move(mv);
+        let t = if t == "0000" {
+            "PA".into()
+        } else {
+            t.to_ascii_uppercase()
+        };
+        s.push_str(&format!("{colour}[{t}]"));
+        pos.play(mv);
+    }
+    s.push_str(";)\n");
+    s
+}
+
+/// A record read for a new session: the game, its start (None: the usual one), Chess960, and
+/// the moves as a tree.
+#[derive(Debug)]
+pub struct Imported {
+    pub game: String,
+    pub fen: Option<String>,
+    pub chess960: bool,
+    /// Board dimensions where no FEN gives them (`Size` tag: `8`, `7x6`).
+    pub size: Option<(u32, u32)>,
+    pub moves: Vec<(usize, String)>,
+}
+
+/// Reads a record: GGF, tabula's records (a `[Game]` tag), or PGN.
+pub fn import(text: &str) -> Result<Imported, String> {
+    if text.contains("(;") {
+        let g = tabula::games::othello::ggf::parse(text)?;
+        // Rows as tabula's FEN writes them: a run of empty squares as its length.
+        let rows: Vec<String> = g
+            .squares
+            .chunks(g.n as usize)
+            .map(|r| {
+                let mut row = String::new();
+                let mut run = 0;
+                for &c in r {
+                    if c == '-' {
+                        run += 1;
+                        continue;
+                    }
+                    if run > 0 {
+                        row.push_str(&run.to_string());
+                        run = 0;
+                    }
+                    row.push(c);
+                }
+                if run > 0 {
+                    row.push_str(&run.to_string());
+                }
+                row
+            })
+            .collect();
+        let fen = format!(
+            "{} {}",
+            rows.join("/"),
+            if g.black_to_move { 'x' } else { 'o' }
+        );
+        let moves = g
+            .moves
+            .into_iter()
+            .enumerate()
+            .map(|(i, m)| {
+                (
+                    i,
+                    if m.eq_ignore_ascii_case("PA") {
+                        "pass".into()
+                    } else {
+                        m
+                    },
+                )
+            })
+            .collect();
+        return Ok(Imported {
+            game: "othello".into(),
+            fen: Some(fen),
+            chess960: false,
+            size: Some((g.n, g.n)),
+            moves,
+        });
+    }
+    let p = movetext::parse(text)?;
+    if p.tags.is_empty() && p.moves.is_empty() {
+        return Err("no game in the text: expected PGN, a tabula record or GGF".into());
+    }
+    let game = p.tag("Game").unwrap_or("chess").to_ascii_lowercase();
+    let variant = p.tag("Variant").unwrap_or("").to_ascii_lowercase();
+    let chess960 = matches!(
+        variant.replace([' ', '-'], "").as_str(),
+        "chess960" | "fischerandom" | "fischerrandom" | "960"
+    );
+    if !variant.is_empty() && !chess960 && !matches!(variant.as_str(), "standard" | "normal") {
+        return Err(format!(
+            "variant '{variant}': tabula plays standard chess and Chess960"
+        ));
+    }
+    let size = p.tag("Size").and_then(|s| {
+        let mut it = s.split(['x', 'X']).map(|v| v.trim().parse::<u32>().ok());
+        match (it.next().flatten(), it.next()) {
+            (Some(a), None) => Some((a, a)),
+            (Some(a), Some(Some(b))) => Some((a, b)),
+            _ => None,
+        }
+    });
+    Ok(Imported {
+        game,
+        fen: p.tag("FEN").map(str::to_string),
+        chess960,
+        size,
+        moves: p.moves,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        let (y, m, d) = today();
+        assert!(y >= 2024 && (1..=12).contains(&m) && (1..=31).contains(&d));
+    }
+
+    #[test]
+    fn which_game() {
+        let g = import("(;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[PA];)").unwrap();
+        assert_eq!((g.game.as_str(), g.moves.len()), ("othello", 2));
+        assert_eq!(g.moves[1], (1, "pass".to_string()));
+        let g = import("[Game \"connect4\"]\n[FEN \"7/7/7/7/7/7 r\"]\n\n4 4 (3) 5 *").unwrap();
+        assert_eq!(g.game, "connect4");
+        assert_eq!(g.moves[2], (1, "3".to_string()));
+        let g = import("[Variant \"Chess960\"]\n1. e4 *").unwrap();
+        assert!(g.chess960 && g.game == "chess");
+        assert!(import("[Variant \"Crazyhouse\"]\n1. e4 *").is_err());
+        assert!(import("").is_err());
+    }
+}
