@@ -201,7 +201,7 @@ fn run_search<G: Game>(
 
 /// Runs the game's exact solver first when the limits allow it, giving it `Oracles::solver_share`
 /// percent of the move's soft budget (within 75% of the hard limit, 95% once it holds a result); `None` when the game has no solver for this position, the limits forbid it,
-/// or the solver did not finish.
+/// several lines are asked for, or the solver did not finish.
 fn try_solver<G: Game>(
     root: &G,
     params: &SearchParams<G::Move>,
@@ -211,7 +211,8 @@ fn try_solver<G: Game>(
     if !params.limits.allow_solver || root.outcome().is_some() {
         return None;
     }
-    if !params.searchmoves.is_empty() {
+    // The solver answers one move: several lines (MultiPV) are the search's to give.
+    if !params.searchmoves.is_empty() || params.multipv > 1 {
         return None;
     }
     // Whatever its share, the solver leaves a quarter of the hard limit to the heuristic
