@@ -23,7 +23,7 @@ use std::process::Command;
 const LEFT: &str = "\u{E012}";
 const RIGHT: &str = "\u{E014}";
 
-fn node<'a>(st: &'a Value, id: u64) -> &'a Value {
+fn node(st: &Value, id: u64) -> &Value {
     st["tree"]
         .as_array()
         .and_then(|t| t.iter().find(|n| n["id"] == id))
