@@ -1,0 +1,180 @@
+//! The analysis board of `tabula serve` through its HTTP API (the page itself is driven in
+//! Chromium by `browser_analysis.rs`): stepping back is not taking back (the engine does not
+//! play from an earlier position), moves there make variations or replace the rest, analysis
+//! gives several lines and never plays, the review scores the line, and records are checked
+//! with tabula's rules on the way in and keep their variations, start and variant on the way
+//! out.
+
+#[path = "common/http.rs"]
+mod http;
+
+use http::Server;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+fn node(st: &Value, id: u64) -> Value {
+    st["tree"]
+        .as_array()
+        .and_then(|t| t.iter().find(|n| n["id"] == id).cloned())
+        .unwrap_or(Value::Null)
+}
+
+fn children(st: &Value, id: u64) -> usize {
+    node(st, id)["children"].as_array().map_or(0, Vec::len)
+}
+
+fn plies(st: &Value) -> usize {
+    st["history"].as_array().map_or(0, Vec::len)
+}
+
+#[test]
+fn stepping_back_is_not_taking_back() {
+    let s = Server::start(&[]);
+    let st = s.ok(
+        "/api/new",
+        &json!({"game": "chess", "human": "p1", "movetime": 100}),
+    );
+    let id = st["id"].as_str().unwrap_or("").to_string();
+    s.ok("/api/move", &json!({"id": id, "move": "e4"}));
+    let st = s.wait_for(&id, 30, |st| plies(st) == 2);
+    let reply = st["cursor"].as_u64().unwrap_or(0);
+    // Back to the position after e4, where the engine (Black) is to move: it does not.
+    let st = s.ok("/api/goto", &json!({"id": id, "node": 1}));
+    assert_eq!((st["cursor"].clone(), plies(&st)), (json!(1), 1));
+    std::thread::sleep(Duration::from_millis(800));
+    let (_, st) = s.get(&format!("/api/state?id={id}"));
+    assert_eq!(
+        children(&st, 1),
+        1,
+        "the engine played from an earlier position: {st}"
+    );
+    assert_eq!(st["engine"]["thinking"], false);
+    assert_eq!(st["can_move"], true, "a person may try Black's moves here");
+    // A variation, then back to the main line's end: the game goes on from there.
+    let st = s.ok("/api/move", &json!({"id": id, "move": "c5"}));
+    assert_eq!(children(&st, 1), 2);
+    assert_eq!(st["line"].as_array().map_or(0, Vec::len), 3);
+    let st = s.ok("/api/goto", &json!({"id": id, "node": reply}));
+    assert_eq!(plies(&st), 2);
+    s.ok("/api/move", &json!({"id": id, "move": "Nf3"}));
+    s.wait_for(&id, 30, |st| plies(st) == 4);
+    // `replace` from the start: one first move left, and no node of the old line.
+    s.ok("/api/goto", &json!({"id": id, "node": 0}));
+    let st = s.ok(
+        "/api/move",
+        &json!({"id": id, "move": "d4", "branch": "replace"}),
+    );
+    assert_eq!(children(&st, 0), 1);
+    assert!(node(&st, 1).is_null());
+    // Bad requests.
+    for (path, body) in [
+        ("/api/goto", json!({"id": id, "node": 99999})),
+        ("/api/goto", json!({"id": id})),
+        ("/api/remove", json!({"id": id, "node": 0})),
+        ("/api/promote", json!({"id": id, "node": 1})),
+        (
+            "/api/move",
+            json!({"id": id, "move": "d5", "branch": "sideways"}),
+        ),
+        ("/api/settings", json!({"id": id, "multipv": 6})),
+    ] {
+        let (status, v) = s.post(path, &body);
+        assert_eq!(status, 400, "{path} {body}: {v}");
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()));
+    }
+}
+
+#[test]
+fn analysis_gives_lines_and_never_plays() {
+    let s = Server::start(&[]);
+    let st = s.ok(
+        "/api/new",
+        &json!({"game": "othello", "human": "p2", "movetime": 100, "analyse": true, "multipv": 3}),
+    );
+    let id = st["id"].as_str().unwrap_or("").to_string();
+    let st = s.wait_for(&id, 30, |st| {
+        st["engine"]["info"]["lines"].as_array().is_some_and(|l| {
+            l.len() == 3
+                && l.iter()
+                    .all(|l| !l["pv"].as_array().is_none_or(Vec::is_empty))
+        })
+    });
+    assert_eq!(
+        plies(&st),
+        0,
+        "the engine analyses, it does not play Black's move"
+    );
+    assert!(
+        node(&st, 0)["score"]["text"].is_string(),
+        "the start's score is kept"
+    );
+    // Analysis off: the engine plays its side again.
+    s.ok("/api/settings", &json!({"id": id, "analyse": false}));
+    s.wait_for(&id, 30, |st| plies(st) == 1);
+    // The review scores every position of the line.
+    s.ok("/api/review", &json!({"id": id, "on": true, "ms": 50}));
+    let st = s.wait_for(&id, 30, |st| {
+        [0, 1].iter().all(|&n| node(st, n)["reviewed"] == true)
+    });
+    assert!(node(&st, 1)["score"]["cp"].is_i64() || node(&st, 1)["score"]["mate"].is_i64());
+}
+
+#[test]
+fn records_are_checked_and_keep_what_they_hold() {
+    let s = Server::start(&[]);
+    // An illegal move is named with its ply, and no game is opened.
+    let (status, v) = s.post("/api/new", &json!({"record": "1. e4 e5 2. Ke3 *"}));
+    assert_eq!(status, 400);
+    assert!(
+        v["error"].as_str().unwrap_or("").contains("ply 3 ('Ke3')"),
+        "{v}"
+    );
+    for bad in [
+        "1. e4 (1. d4",
+        "(;GM[Othello]BO[8 --- *];)",
+        "[Variant \"Atomic\"]\n1. e4 *",
+    ] {
+        let (status, v) = s.post("/api/new", &json!({"record": bad}));
+        assert_eq!(status, 400, "{bad}: {v}");
+    }
+    // Chess960: the start and the variant survive a round trip.
+    let pgn = "[Event \"960\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
+               [FEN \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\"]\n\n\
+               9. g3 (9. e4 Ne7) 9... Nd7 *\n";
+    let st = s.ok("/api/new", &json!({"record": pgn}));
+    assert_eq!(plies(&st), 2);
+    assert_eq!(children(&st, 0), 2);
+    let id = st["id"].as_str().unwrap_or("");
+    let text = s.ok("/api/export", &json!({"id": id}))["text"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    for want in [
+        "[Variant \"Chess960\"]",
+        "[FEN \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\"]",
+        "9. g3 ( 9. e4 Ne7 ) 9... Nd7 *",
+    ] {
+        assert!(text.contains(want), "{want} in\n{text}");
+    }
+    // Connect Four as `tabula play` saves it; a finished game keeps its result.
+    let st = s.ok(
+        "/api/new",
+        &json!({"record": "[Game \"connect4\"]\n[FEN \"7/7/7/7/7/7 r 1\"]\n\nd e d e d e d 1-0\n"}),
+    );
+    assert_eq!(st["result"]["winner"], 0);
+    let id = st["id"].as_str().unwrap_or("");
+    let text = s.ok("/api/export", &json!({"id": id}))["text"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        text.contains("[Result \"1-0\"]") && text.contains("d e d e d e d 1-0"),
+        "{text}"
+    );
+    // A move after the end is refused.
+    let (status, v) = s.post(
+        "/api/new",
+        &json!({"record": "[Game \"connect4\"]\n\nd e d e d e d e *"}),
+    );
+    assert_eq!(status, 400, "{v}");
+}
