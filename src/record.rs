@@ -95,6 +95,25 @@ impl<G: Game> GameLine<G> {
     }
 }
 
+/// Movetext tokens joined by spaces, a line broken before it passes 79 columns (PGN's
+/// export format).
+pub fn wrap(tokens: &[String]) -> String {
+    let mut s = String::new();
+    let mut width = 0;
+    for t in tokens {
+        if width > 0 && width + t.len() + 1 > 79 {
+            s.push('\n');
+            width = 0;
+        } else if width > 0 {
+            s.push(' ');
+            width += 1;
+        }
+        width += t.len();
+        s.push_str(t);
+    }
+    s
+}
+
 pub fn result_text(r: Option<GameResult>) -> &'static str {
     match r {
         Some(GameResult::P1Win) => "1-0",
@@ -211,18 +230,7 @@ impl Record {
             tokens.push(m.clone());
         }
         tokens.push(self.tag("Result").unwrap_or("*").to_string());
-        let mut width = 0;
-        for t in tokens {
-            if width > 0 && width + t.len() + 1 > 79 {
-                s.push('\n');
-                width = 0;
-            } else if width > 0 {
-                s.push(' ');
-                width += 1;
-            }
-            width += t.len();
-            s.push_str(&t);
-        }
+        s.push_str(&wrap(&tokens));
         s.push_str("\n\n");
         s
     }

@@ -159,20 +159,7 @@ impl Writer<'_> {
         let mut tokens = Vec::new();
         self.line(from, &mut tokens, true);
         tokens.push(result.to_string());
-        let mut s = String::new();
-        let mut width = 0;
-        for t in tokens {
-            if width > 0 && width + t.len() + 1 > 79 {
-                s.push('\n');
-                width = 0;
-            } else if width > 0 {
-                s.push(' ');
-                width += 1;
-            }
-            width += t.len();
-            s.push_str(&t);
-        }
-        s
+        tabula::record::wrap(&tokens)
     }
 
     fn numbered(&self, node: usize, force: bool, tokens: &mut Vec<String>) {

@@ -11,6 +11,7 @@ use super::board::{View, grid_of_fen};
 use super::movetext::{self, Writer};
 use super::state::Inner;
 use tabula::game::GameResult;
+use tabula::games::fen_rows::write_row;
 use tabula::record::{GameLine, result_text};
 
 /// The main line's end as a `GameLine` (for the result).
@@ -225,25 +226,7 @@ pub fn import(text: &str) -> Result<Imported, String> {
         let rows: Vec<String> = g
             .squares
             .chunks(g.n as usize)
-            .map(|r| {
-                let mut row = String::new();
-                let mut run = 0;
-                for &c in r {
-                    if c == '-' {
-                        run += 1;
-                        continue;
-                    }
-                    if run > 0 {
-                        row.push_str(&run.to_string());
-                        run = 0;
-                    }
-                    row.push(c);
-                }
-                if run > 0 {
-                    row.push_str(&run.to_string());
-                }
-                row
-            })
+            .map(|r| write_row(r.iter().map(|&c| (c != '-').then_some(c))))
             .collect();
         let fen = format!(
             "{} {}",
