@@ -1,5 +1,5 @@
 //! `tabula serve`: a board in the browser for every game. A small HTTP server (`tiny_http`)
-//! on the loopback address serves one page (`index.html`, `app.js`, and `plot.js`, the plots
+//! on the loopback address serves one page (`index.html`, `app.js`, `analysis.js`, and `plot.js`, the plots
 //! it shares with `tabula match --report`; all embedded in the binary)
 //! and a JSON API; every game in every tab is a session of its own (`session.rs`) with its
 //! engine process (`engine.rs`: tabula itself, or any UCI/UGI engine from `--engine`, driven
@@ -32,7 +32,9 @@ mod matchscore;
 mod movetext;
 mod records;
 mod session;
+mod snapshot;
 mod state;
+mod thinking;
 mod tree;
 
 use engine::EngineChoice;
@@ -47,6 +49,7 @@ use tiny_http::{Header, Method, Request, Response};
 
 const PAGE: &str = include_str!("index.html");
 const SCRIPT: &str = include_str!("app.js");
+const ANALYSIS: &str = include_str!("analysis.js");
 
 /// The largest request body read, in bytes.
 const MAX_BODY: usize = 64 * 1024;
@@ -329,6 +332,11 @@ fn route(app: &App, req: &mut Request) -> Result<Answer, Failure> {
             200,
             "text/javascript; charset=utf-8",
         )),
+        (Method::Get, "/analysis.js") => Ok(respond(
+            ANALYSIS.into(),
+            200,
+            "text/javascript; charset=utf-8",
+        )),
         (Method::Get, "/plot.js") => Ok(respond(
             tabula::arena::report::html::PLOT_JS.into(),
             200,
@@ -352,7 +360,10 @@ fn route(app: &App, req: &mut Request) -> Result<Answer, Failure> {
             let body = read_body(req)?;
             app.post(&p["/api/".len()..], &body)
         }
-        (_, p) if p.starts_with("/api/") || ["/", "/app.js", "/plot.js"].contains(&p) => {
+        (_, p)
+            if p.starts_with("/api/")
+                || ["/", "/app.js", "/analysis.js", "/plot.js"].contains(&p) =>
+        {
             Err((405, format!("{} is not allowed on {p}", req.method())))
         }
         _ => Err((404, format!("nothing at {path}"))),

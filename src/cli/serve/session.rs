@@ -1,26 +1,25 @@
-//! One game in the browser (a session): the game line (start, moves, take-back, the result by
-//! the rules), who plays which side, the engine's latest thinking and the exact move values,
-//! and the state the page reads, as JSON. The engine (`engine.rs`) and the solver
+//! One game in the browser (a session): the game (its tree: moves, variations, the position
+//! on show, take-back, records in and out), who plays which side, analysis and review, the
+//! engine's latest thinking and the exact move values. The engine (`engine.rs`) and the solver
 //! (`exact.rs`) each work on a thread of their own that wakes when the position changes;
-//! `Session` is the object-safe face the HTTP layer talks to. What the session and its
+//! `Session` is the object-safe face the HTTP layer talks to; what the page reads of it is
+//! written by `snapshot.rs`. What the session and its
 //! workers share (`Shared`, `Inner`) lives below them all, in `state.rs`.
 
-use super::board::{View, changed, grid_of_fen};
+use super::board::View;
 use super::engine::{self, EngineChoice};
 use super::exact;
 use super::matchscore::MatchPlay;
 use super::records;
-use super::state::{
-    ExactState, FULL_LEVEL, Inner, MAX_MULTIPV, MOVETIME_RANGE, Settings, Shared, Thinking,
-};
+use super::snapshot::snapshot;
+use super::state::{ExactState, FULL_LEVEL, Inner, MAX_MULTIPV, MOVETIME_RANGE, Settings, Shared};
 use super::tree::Tree;
 
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
-use tabula::game::{Game, GameResult};
-use tabula::record::{GameLine, result_text};
+use tabula::record::GameLine;
 
 /// A session as the HTTP layer sees it.
 pub trait Session: Send + Sync {
@@ -126,10 +125,6 @@ fn inner_is_match<G: View>(shared: &Shared<G>) -> bool {
     shared.lock().matchplay.is_some()
 }
 
-fn player_index(p: tabula::game::Player) -> usize {
-    p.index()
-}
-
 impl<G: View> Session for Live<G> {
     fn state(&self, since: Option<u64>, wait: Duration) -> Value {
         let until = Instant::now() + wait;
@@ -155,7 +150,7 @@ impl<G: View> Session for Live<G> {
         if let Some((_, why)) = inner.line.result() {
             return Err(format!("the game is over ({why})"));
         }
-        let me = player_index(inner.line.pos.to_move());
+        let me = inner.line.pos.to_move().index();
         // Away from the end of the game, or analysing, a person may try either side's moves.
         let exploring = inner.settings.analyse || !inner.tree.is_leaf(inner.tree.cursor);
         if !inner.settings.human[me] && !exploring {
@@ -184,7 +179,7 @@ impl<G: View> Session for Live<G> {
             let at = inner.tree.cursor;
             inner.tree.remove(at);
             inner.line.undo();
-            let me = player_index(inner.line.pos.to_move());
+            let me = inner.line.pos.to_move().index();
             if !(human[0] || human[1]) || human[me] || inner.line.moves.is_empty() {
                 break;
             }
@@ -384,216 +379,4 @@ impl<G: View> Drop for Live<G> {
     fn drop(&mut self) {
         self.close();
     }
-}
-
-fn cells_json(cells: &[(u32, u32)]) -> Value {
-    Value::Array(cells.iter().map(|&(r, c)| json!([r, c])).collect())
-}
-
-/// A move as people read it; Othello's pass is `pass`.
-fn human_text<G: Game>(pos: &G, mv: G::Move) -> String {
-    match pos.format_human(mv) {
-        t if t == "0000" => "pass".into(),
-        t => t,
-    }
-}
-
-fn thinking_json(t: &Thinking) -> Value {
-    json!({
-        "side": t.side,
-        "depth": t.depth,
-        "seldepth": t.seldepth,
-        "score": t.score,
-        "nodes": t.nodes,
-        "nps": t.nps,
-        "time": t.time_ms,
-        "pv": t.pv,
-        "lines": t.lines.iter().map(|l| json!({
-            "depth": l.depth, "score": l.score, "pv": l.pv,
-        })).collect::<Vec<_>>(),
-    })
-}
-
-/// The game's tree as the page lists and plots it: every node with its move in human
-/// notation, its children (the first is the main continuation) and what is known of its
-/// position (the engine's score and the solver's value, for player 1).
-fn tree_json<G: View>(inner: &Inner<G>) -> Value {
-    let tree = &inner.tree;
-    let mut out = Vec::new();
-    // Depth first from the start, each node's position at hand for its children's moves.
-    let mut stack = vec![(0usize, inner.line.start.clone(), String::new(), 0usize)];
-    while let Some((i, pos, text, ply)) = stack.pop() {
-        let Some(n) = tree.node(i) else { continue };
-        for &c in n.children.iter().rev() {
-            let Some(mv) = tree.node(c).and_then(|k| k.mv) else {
-                continue;
-            };
-            let mut next = pos.clone();
-            next.play(mv);
-            stack.push((c, next, human_text(&pos, mv), ply + 1));
-        }
-        out.push(json!({
-            "id": i,
-            "parent": n.parent,
-            "children": n.children,
-            "ply": ply,
-            "text": text,
-            "score": n.score.as_ref().map(|s| json!({
-                "cp": s.cp, "mate": s.mate, "depth": s.depth, "text": s.text,
-            })),
-            "exact": n.exact.as_ref().map(|e| json!({ "value": e.value, "label": e.label })),
-            "reviewed": n.reviewed,
-        }));
-    }
-    Value::Array(out)
-}
-
-/// The state the page draws: the board, the legal moves with their cells, the last move and
-/// what it changed, the result, the engine and the solver.
-fn snapshot<G: View>(id: &str, inner: &Inner<G>, engines: &[EngineChoice]) -> Value {
-    let line = &inner.line;
-    let pos = &line.pos;
-    let result = line.result();
-    let mut legal = Vec::new();
-    if result.is_none() {
-        pos.legal_moves(&mut legal);
-    }
-    let moves: Vec<Value> = legal
-        .iter()
-        .map(|&m| {
-            let uci = pos.format_move(m);
-            json!({
-                "uci": uci,
-                "text": human_text(pos, m),
-                "cells": cells_json(&pos.move_cells(m)),
-                "pass": uci == "0000",
-            })
-        })
-        .collect();
-    let last = line.moves.last().map(|&mv| {
-        let mut before = line.start.clone();
-        for &m in &line.moves[..line.moves.len() - 1] {
-            before.play(m);
-        }
-        let placed = before.move_cells(mv);
-        let grid = grid_of_fen(&before.fen());
-        let other: Vec<(u32, u32)> = changed(&grid, &grid_of_fen(&pos.fen()))
-            .into_iter()
-            .filter(|c| !placed.contains(c))
-            .collect();
-        // What the cells held before the move (a captured piece, a flipped disc).
-        let was: Vec<&str> = placed
-            .iter()
-            .chain(&other)
-            .map(|&(r, c)| {
-                grid.get(r as usize)
-                    .and_then(|row| row.get(c as usize))
-                    .map_or("", String::as_str)
-            })
-            .collect();
-        json!({
-            "uci": before.format_move(mv),
-            "text": human_text(&before, mv),
-            "by": player_index(before.to_move()),
-            "cells": cells_json(&placed),
-            "changed": cells_json(&other),
-            "was": was,
-        })
-    });
-    let mut history = Vec::new();
-    let mut p = line.start.clone();
-    for &m in &line.moves {
-        history.push(human_text(&p, m));
-        p.play(m);
-    }
-    let result = result.map(|(r, why)| {
-        json!({
-            "winner": match r {
-                GameResult::P1Win => json!(0),
-                GameResult::P2Win => json!(1),
-                GameResult::Draw => Value::Null,
-            },
-            "text": result_text(Some(r)),
-            "reason": why,
-        })
-    });
-    let to_move = player_index(pos.to_move());
-    let cells = G::cells(line);
-    // The engine shown: the one to move, else the one whose report is on show, else the one
-    // that plays the other side.
-    let engine_of = |p: usize| engines.get(inner.settings.engines[p]);
-    let reported = inner.thinking.as_ref().or(inner.last_thinking.as_ref());
-    let shown = if result.is_none() && !inner.settings.human[to_move] {
-        to_move
-    } else if let Some(t) = reported.filter(|t| t.side < 2) {
-        t.side
-    } else {
-        1 - to_move
-    };
-    let engine = engine_of(shown);
-    let name = |p: usize| engine_of(p).map_or("", |e| e.spec.name.as_str());
-    json!({
-        "id": id,
-        "version": inner.version,
-        "game": G::NAME,
-        "sides": G::SIDES,
-        "input": G::INPUT,
-        "rows": cells.len(),
-        "cols": cells.first().map_or(0, |r| r.len()),
-        "cells": cells,
-        "fen": pos.fen(),
-        "start_fen": line.start.fen(),
-        "to_move": to_move,
-        "moves": moves,
-        "history": history,
-        "tree": tree_json(inner),
-        "cursor": inner.tree.cursor,
-        "line": inner.tree.line_through(inner.tree.cursor),
-        "can_move": result.is_none() && inner.matchplay.is_none() && (
-            inner.settings.human[to_move]
-                || inner.settings.analyse
-                || !inner.tree.is_leaf(inner.tree.cursor)),
-        "review": {
-            "on": inner.review,
-            "ms": inner.review_ms,
-        },
-        "last": last,
-        "result": result,
-        "settings": {
-            "human": inner.settings.human,
-            "movetime": inner.settings.movetime_ms,
-            "engine": inner.settings.engines[shown],
-            "engines": inner.settings.engines,
-            "level": inner.settings.level,
-            "exact": inner.settings.exact,
-            "analyse": inner.settings.analyse,
-            "multipv": inner.settings.multipv,
-        },
-        "players": [name(0), name(1)],
-        "match": inner.matchplay.as_ref().map(|m| {
-            let a = engines.get(m.pair[0]).map_or("", |e| e.spec.name.as_str());
-            let b = engines.get(m.pair[1]).map_or("", |e| e.spec.name.as_str());
-            m.json([a, b])
-        }),
-        "engine": {
-            "name": engine.map_or("", |e| e.spec.name.as_str()),
-            "builtin": engine.is_some_and(|e| e.builtin),
-            "thinking": inner.thinking.is_some(),
-            "error": inner.engine_error,
-            "paused": inner.paused,
-            "info": inner.thinking.as_ref().or(inner.last_thinking.as_ref()).map(thinking_json),
-            "note": inner.thinking.as_ref().or(inner.last_thinking.as_ref()).and_then(|t| t.note.clone()),
-        },
-        "exact": {
-            "state": match inner.exact_state {
-                ExactState::Off => "off",
-                ExactState::Running => "running",
-                ExactState::Done => "done",
-                ExactState::Stopped => "stopped",
-            },
-            "moves": inner.exact.iter().map(|v| json!({
-                "uci": v.mv, "value": v.value, "label": v.label,
-            })).collect::<Vec<_>>(),
-        },
-    })
 }
