@@ -178,3 +178,50 @@ fn records_are_checked_and_keep_what_they_hold() {
     );
     assert_eq!(status, 400, "{v}");
 }
+
+#[test]
+fn big_othello_boards_get_lines_and_exact_values() {
+    let s = Server::start(&[]);
+    let st = s.ok(
+        "/api/new",
+        &json!({"game": "othello", "size": 10, "human": "both", "exact": false}),
+    );
+    let id = st["id"].as_str().unwrap_or("").to_string();
+    // The first legal move each time, to 14 empty squares.
+    let mut st = st;
+    let empties = |st: &Value| {
+        st["cells"].as_array().map_or(0, |rows| {
+            rows.iter()
+                .flat_map(|r| r.as_array().cloned().unwrap_or_default())
+                .filter(|c| c == "")
+                .count()
+        })
+    };
+    while empties(&st) > 14 && st["result"].is_null() {
+        let mv = st["moves"][0]["uci"].clone();
+        st = s.ok("/api/move", &json!({"id": id, "move": mv}));
+    }
+    assert!(
+        st["result"].is_null(),
+        "the game ended early: {}",
+        st["history"]
+    );
+    s.ok("/api/settings", &json!({"id": id, "exact": true}));
+    let st = s.wait_for(&id, 60, |st| st["exact"]["state"] == "done");
+    let legal = st["moves"].as_array().map_or(0, Vec::len);
+    assert_eq!(st["exact"]["moves"].as_array().map_or(0, Vec::len), legal);
+    let cursor = st["cursor"].as_u64().unwrap_or(0);
+    assert!(
+        node(&st, cursor)["exact"]["value"].is_i64(),
+        "the position's value is kept"
+    );
+    s.ok(
+        "/api/settings",
+        &json!({"id": id, "analyse": true, "multipv": 2}),
+    );
+    s.wait_for(&id, 30, |st| {
+        st["engine"]["info"]["lines"]
+            .as_array()
+            .is_some_and(|l| l.len() == 2.min(legal))
+    });
+}
