@@ -135,3 +135,62 @@ fn othello_patterns_train_and_load() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The summary line's plies per game of a chess datagen run from `fen`, with `extra`.
+fn plies_per_game(dir: &Path, name: &str, fen: &str, extra: &[&str]) -> (f64, String) {
+    let book = dir.join(format!("{name}.epd"));
+    std::fs::write(&book, format!("{fen}\n")).expect("the book");
+    let out = Command::new(TABULA)
+        .args(["--game", "chess", "datagen", "--out"])
+        .arg(dir.join(format!("{name}.bin")))
+        .args([
+            "--games",
+            "4",
+            "--threads",
+            "1",
+            "--seed",
+            "9",
+            "--nodes",
+            "1000",
+        ])
+        .args(["--random-plies", "0", "--book"])
+        .arg(&book)
+        .args(extra)
+        .output()
+        .expect("tabula runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "datagen failed: {text}");
+    let line = text
+        .lines()
+        .filter(|l| l.contains("plies/game"))
+        .last()
+        .unwrap_or_else(|| panic!("no summary in {text}"))
+        .to_string();
+    let plies = line
+        .split('|')
+        .find_map(|f| f.trim().strip_suffix("plies/game"))
+        .and_then(|n| n.trim().parse::<f64>().ok())
+        .unwrap_or_else(|| panic!("no plies/game in {line}"));
+    (plies, line)
+}
+
+/// With the tablebases of tests/data/syzygy (up to 4 pieces), a game ends when a capture or
+/// pawn move brings it into a table: from KRP v KR (5 pieces) the games are shorter than
+/// without them (the tables' results themselves are tested in tests/syzygy.rs).
+#[test]
+fn chess_games_end_where_the_tablebases_decide_them() {
+    let dir = tmp("syzygy");
+    let tb = format!(
+        "SyzygyPath={}",
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/syzygy")
+            .display()
+    );
+    let krp = "8/8/4k3/8/8/2r5/4P3/R3K3 w - - 0 1";
+    let (with, line) = plies_per_game(&dir, "with", krp, &["--option", &tb]);
+    let (without, line0) = plies_per_game(&dir, "without", krp, &[]);
+    assert!(with < without, "with tables: {line}; without: {line0}");
+    eprintln!("with tables: {line}\nwithout: {line0}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -160,6 +160,11 @@ fn play_game<G: Learn>(
             break GameResult::Draw;
         }
         let pos = engine.position().clone();
+        // Where endgame tablebases are loaded (chess: `--option SyzygyPath=DIR`) and cover
+        // the position, the game is decided: it ends with the tables' result.
+        if let Some(o) = pos.probe_wdl(i32::MAX) {
+            break GameResult::from_outcome(o, pos.to_move());
+        }
         let mut exact = None;
         if G::EXACT_FROM > 0 && pos.empties() <= G::EXACT_FROM {
             let deadline = Instant::now() + Duration::from_millis(cfg.exact_ms);
