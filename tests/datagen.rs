@@ -163,8 +163,7 @@ fn plies_per_game(dir: &Path, name: &str, fen: &str, extra: &[&str]) -> (f64, St
     assert!(out.status.success(), "datagen failed: {text}");
     let line = text
         .lines()
-        .filter(|l| l.contains("plies/game"))
-        .last()
+        .rfind(|l| l.contains("plies/game"))
         .unwrap_or_else(|| panic!("no summary in {text}"))
         .to_string();
     let plies = line
