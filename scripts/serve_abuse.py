@@ -302,8 +302,27 @@ def wrong_games(c):
         ("an id that is a number", {"id": 5, "move": "d"}, {400}),
         ("a move that is a list", {"id": k, "move": ["d"]}, {400}),
         ("a legal Othello move", {"id": o, "move": "f5"}, {200}),
+        ("a branch that is no choice", {"id": k, "move": "d", "branch": "up"}, {400}),
     ]:
         st, _, _ = c.post("/api/move", body)
+        c.expect(what, st, allowed)
+    # The analysis board's requests: nodes that are not there, records that are not games.
+    for what, path, body, allowed in [
+        ("goto a node that is not there", "/api/goto", {"id": o, "node": 10**12}, {400}),
+        ("goto a node that is a string", "/api/goto", {"id": o, "node": "x"}, {400}),
+        ("remove the start", "/api/remove", {"id": o, "node": 0}, {400}),
+        ("promote a node of nothing", "/api/promote", {"id": k, "node": 7}, {400}),
+        ("review for a negative time", "/api/review", {"id": k, "on": True, "ms": -5}, {400}),
+        ("multipv 99", "/api/settings", {"id": k, "multipv": 99}, {400}),
+        ("a record of garbage", "/api/new", {"record": "\x00(((" + "z" * 5000}, {400}),
+        ("a record with an illegal move", "/api/new", {"record": "1. e4 e5 2. Ke3 *"}, {400}),
+        ("a record of 6000 moves", "/api/new", {"record": "[Game \"domineering\"]\n" + "a1b1 " * 6000}, {400}),
+        ("a record that is a number", "/api/new", {"record": 7}, {400}),
+        ("an export of nothing", "/api/export", {"id": "0123456789abcdef"}, {404}),
+        ("go back to the start", "/api/goto", {"id": o, "node": 0}, {200}),
+        ("an export", "/api/export", {"id": o}, {200}),
+    ]:
+        st, _, _ = c.post(path, body)
         c.expect(what, st, allowed)
     c.expect("close othello", c.post("/api/close", {"id": o})[0], {200})
     for what, path, body in [

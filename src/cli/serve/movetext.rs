@@ -25,7 +25,7 @@ impl Parsed {
 }
 
 /// The most moves (variations included) a record may hold.
-pub const MAX_MOVES: usize = 10_000;
+pub const MAX_MOVES: usize = 5_000;
 
 fn tag_line(line: &str) -> Option<(String, String)> {
     let inner = line.strip_prefix('[')?.trim_end().strip_suffix(']')?;

@@ -10,7 +10,7 @@
 //! `cp`/`mate` from player 1's point of view.
 
 /// The most nodes a session's tree may hold (a bound on what a page can make the server keep).
-pub const MAX_NODES: usize = 20_000;
+pub const MAX_NODES: usize = 5_000;
 
 /// The engine's evaluation of a node's position, from player 1's point of view.
 #[derive(Clone, Debug, PartialEq)]
