@@ -266,7 +266,10 @@ fn chess(b: &Browser) {
             .as_array()
             .is_some_and(|c| c.is_empty())
     });
+    // The lines on show in the picture.
+    analyse_three(b);
     b.screenshot("analysis-chess.png");
+    stop_analysis(b);
     let text = export(b);
     assert!(
         text.contains("[Result \"*\"]") && text.contains("( 1... c5"),
@@ -344,7 +347,10 @@ fn othello(b: &Browser, server: &Server) {
     b.wait("the end again", 10, |s| {
         !node(s, cursor(s))["exact"].is_null()
     });
+    // The lines on show in the picture.
+    analyse_three(b);
     b.screenshot("analysis-othello.png");
+    stop_analysis(b);
     let again = export(b);
     let back = load(b, &again);
     assert_eq!(back["history"], st["history"], "GGF round trip");
@@ -397,7 +403,10 @@ fn by_clicks(b: &Browser, game: &str, fields: &[(&str, &str)], shot: &str) {
     review(b);
     b.click("#nav-end");
     let st = b.wait("the end", 10, |s| cursor(s) != 0);
+    // The lines on show in the picture.
+    analyse_three(b);
     b.screenshot(shot);
+    stop_analysis(b);
     let text = export(b);
     assert!(text.contains(&format!("[Game \"{game}\"]")), "{text}");
     let back = load(b, &text);
@@ -408,6 +417,9 @@ fn by_clicks(b: &Browser, game: &str, fields: &[(&str, &str)], shot: &str) {
 fn the_analysis_board_for_every_game() {
     let Some(b) = Browser::start() else { return };
     let server = Server::start(&[]);
+    // Tall enough for the board and the analysis box in one screenshot.
+    b.cmd("POST", "/window/rect", json!({"width": 1180, "height": 1500}))
+        .expect("a window size");
     b.open(&server.url());
     b.wait("the first game", 30, |st| st["game"] == "chess");
     chess(&b);

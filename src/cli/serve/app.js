@@ -66,6 +66,8 @@ function adopt(st) {
     if (fresh) {
       sel = null;
       syncControls();
+      // An export belongs to the game it was made of.
+      $("download").hidden = true;
     }
     render();
   }
