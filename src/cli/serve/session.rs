@@ -201,6 +201,8 @@ impl<G: View> Session for Live<G> {
         if !inner.go_to(node) {
             return Err(format!("no position {node} in this game"));
         }
+        // The engine's last report was of another position.
+        inner.last_thinking = None;
         // Stepping through a game with no one playing does not set the engines going.
         let h = inner.settings.human;
         inner.paused = !(h[0] || h[1]);
