@@ -98,12 +98,16 @@ impl BigNet {
     }
 }
 
+/// The sizes whose weights are embedded.
+pub const EMBEDDED_SIZES: [u32; 2] = [10, 12];
+
 /// The embedded weights of a board of side `n` (`weights/othello-<n>x<n>.bin`, made by the
 /// commands in protocol/learning.md); `None` where that size has none yet.
 pub fn default_net(n: u32) -> Option<&'static BigNet> {
     static EMBEDDED: [OnceLock<Option<BigNet>>; 4] = [const { OnceLock::new() }; 4];
     let bytes: &[u8] = match n {
         10 => include_bytes!("../../../weights/othello-10x10.bin"),
+        12 => include_bytes!("../../../weights/othello-12x12.bin"),
         _ => return None,
     };
     EMBEDDED[(n as usize - 10) / 2]
@@ -402,10 +406,13 @@ mod tests {
             assert!(a > 300 && b < -300, "{n}x{n}: corners {a}, against {b}");
         }
         check::<u128>(10);
-        assert!(
-            default_net(10).is_some(),
-            "weights/othello-10x10.bin is a valid weight file"
-        );
+        // Every size whose weights are embedded (`default_net`) has valid ones.
+        for n in EMBEDDED_SIZES {
+            assert!(
+                default_net(n).is_some(),
+                "weights/othello-{n}x{n}.bin is invalid"
+            );
+        }
         for n in [12, 14, 16] {
             check::<U256>(n);
         }
