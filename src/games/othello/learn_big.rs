@@ -99,7 +99,7 @@ impl BigNet {
 }
 
 /// The sizes whose weights are embedded.
-pub const EMBEDDED_SIZES: [u32; 2] = [10, 12];
+pub const EMBEDDED_SIZES: [u32; 3] = [10, 12, 14];
 
 /// The embedded weights of a board of side `n` (`weights/othello-<n>x<n>.bin`, made by the
 /// commands in protocol/learning.md); `None` where that size has none yet.
@@ -108,6 +108,7 @@ pub fn default_net(n: u32) -> Option<&'static BigNet> {
     let bytes: &[u8] = match n {
         10 => include_bytes!("../../../weights/othello-10x10.bin"),
         12 => include_bytes!("../../../weights/othello-12x12.bin"),
+        14 => include_bytes!("../../../weights/othello-14x14.bin"),
         _ => return None,
     };
     EMBEDDED[(n as usize - 10) / 2]
