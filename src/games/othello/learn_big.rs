@@ -99,16 +99,17 @@ impl BigNet {
 }
 
 /// The sizes whose weights are embedded.
-pub const EMBEDDED_SIZES: [u32; 3] = [10, 12, 14];
+pub const EMBEDDED_SIZES: [u32; 4] = [10, 12, 14, 16];
 
 /// The embedded weights of a board of side `n` (`weights/othello-<n>x<n>.bin`, made by the
-/// commands in protocol/learning.md); `None` where that size has none yet.
+/// commands in protocol/learning.md); `None` for a size without (8x8 has its own, `learn`).
 pub fn default_net(n: u32) -> Option<&'static BigNet> {
     static EMBEDDED: [OnceLock<Option<BigNet>>; 4] = [const { OnceLock::new() }; 4];
     let bytes: &[u8] = match n {
         10 => include_bytes!("../../../weights/othello-10x10.bin"),
         12 => include_bytes!("../../../weights/othello-12x12.bin"),
         14 => include_bytes!("../../../weights/othello-14x14.bin"),
+        16 => include_bytes!("../../../weights/othello-16x16.bin"),
         _ => return None,
     };
     EMBEDDED[(n as usize - 10) / 2]
