@@ -5,9 +5,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 use log::error;
 use std::io::Write;
 use std::process::ExitCode;
+use tabula::bits::U256;
 use tabula::game::Oracles;
 use tabula::games::chess::Chess;
 use tabula::games::othello::Othello;
+use tabula::games::othello::learn_big::BigPatternInputs;
 use tabula::protocol::{self, Output};
 
 /// Prints a line to stdout; a closed stdout (`tabula bench | head`) ends the process
@@ -174,8 +176,10 @@ fn run(mut cli: Cli) -> Result<(), String> {
         Some(Cmd::Datagen(args)) => match cli.game {
             GameKind::Chess => learn::datagen(Chess::default(), &args),
             GameKind::Othello if cli.size == 8 => learn::datagen(Othello::<u64>::new(8)?, &args),
+            GameKind::Othello if cli.size == 10 => learn::datagen(Othello::<u128>::new(10)?, &args),
+            GameKind::Othello => learn::datagen(Othello::<U256>::new(cli.size)?, &args),
             g => Err(format!(
-                "datagen: no learned evaluation for {g:?} on this board (chess, 8x8 Othello)"
+                "datagen: no learned evaluation for {g:?} (chess, Othello)"
             )),
         },
         Some(Cmd::Book(args)) => match cli.game {
@@ -206,8 +210,36 @@ fn run(mut cli: Cli) -> Result<(), String> {
                     "train: 8x8 Othello has the model patterns, not '{m}'"
                 )),
             },
+            GameKind::Othello => match args.model.as_deref().unwrap_or("patterns") {
+                // `--init <hand>`: start from the hand-written evaluation as pattern weights.
+                "patterns" if args.init.as_deref() == Some(std::path::Path::new("<hand>")) => {
+                    let path = std::env::temp_dir()
+                        .join(format!("tabula-othello-hand-{}.bin", std::process::id()));
+                    let bytes = tabula::games::othello::patterns_hand::network().to_bytes();
+                    std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+                    let mut args = args;
+                    args.init = Some(path.clone());
+                    let r = if cli.size == 10 {
+                        learn::train::<Othello<u128>, BigPatternInputs>(Othello::new(10)?, &args)
+                    } else {
+                        learn::train::<Othello<U256>, BigPatternInputs>(
+                            Othello::new(cli.size)?,
+                            &args,
+                        )
+                    };
+                    let _ = std::fs::remove_file(&path);
+                    r
+                }
+                "patterns" if cli.size == 10 => {
+                    learn::train::<Othello<u128>, BigPatternInputs>(Othello::new(10)?, &args)
+                }
+                "patterns" => {
+                    learn::train::<Othello<U256>, BigPatternInputs>(Othello::new(cli.size)?, &args)
+                }
+                m => Err(format!("train: Othello has the model patterns, not '{m}'")),
+            },
             g => Err(format!(
-                "train: no learned evaluation for {g:?} on this board (chess, 8x8 Othello)"
+                "train: no learned evaluation for {g:?} (chess, Othello)"
             )),
         },
         Some(Cmd::Data(args)) if !args.merge.is_empty() => learn::data_merge(&args),
@@ -223,7 +255,11 @@ fn run(mut cli: Cli) -> Result<(), String> {
             let data = learn::read_data(&args.file)?;
             match data.header.game.as_str() {
                 "chess" => learn::data(Chess::default(), &data, &args),
-                _ => learn::data(Othello::<u64>::new(8)?, &data, &args),
+                _ => match data.header.dims.0 as u32 {
+                    8 => learn::data(Othello::<u64>::new(8)?, &data, &args),
+                    10 => learn::data(Othello::<u128>::new(10)?, &data, &args),
+                    n => learn::data(Othello::<U256>::new(n)?, &data, &args),
+                },
             }
         }
         Some(Cmd::Bench { depth, all: true }) => bench::bench_all(depth),
@@ -297,9 +333,13 @@ fn run_argument_commands(cli: &Cli, commands: &[String]) -> Result<(), String> {
             "genfens" => match cli.game {
                 GameKind::Chess => learn::genfens(Chess::default(), c)?,
                 GameKind::Othello if cli.size == 8 => learn::genfens(Othello::<u64>::new(8)?, c)?,
+                GameKind::Othello if cli.size == 10 => {
+                    learn::genfens(Othello::<u128>::new(10)?, c)?
+                }
+                GameKind::Othello => learn::genfens(Othello::<U256>::new(cli.size)?, c)?,
                 g => {
                     return Err(format!(
-                        "genfens: no self-play data for {g:?} on this board (chess, 8x8 Othello)"
+                        "genfens: no self-play data for {g:?} (chess, Othello)"
                     ));
                 }
             },

@@ -136,6 +136,79 @@ fn othello_patterns_train_and_load() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The big boards use the same pipeline: 12x12 self-play, a fit from the hand-written
+/// evaluation (`--init '<hand>'`), and the engine on 12x12 plays with the file; the 8x8
+/// engine refuses it (another layout).
+#[test]
+fn big_othello_patterns_train_and_load() {
+    let dir = tmp("big");
+    let data = dir.join("o12.bin");
+    let weights = dir.join("o12.weights");
+    let status = Command::new(TABULA)
+        .args(["--game", "othello", "--size", "12", "datagen", "--out"])
+        .arg(&data)
+        .args([
+            "--games",
+            "3",
+            "--threads",
+            "1",
+            "--seed",
+            "9",
+            "--nodes",
+            "200",
+        ])
+        .output()
+        .expect("tabula runs");
+    assert!(
+        status.status.success(),
+        "datagen failed: {}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let out = Command::new(TABULA)
+        .args(["--game", "othello", "--size", "12", "train", "--data"])
+        .arg(&data)
+        .arg("--out")
+        .arg(&weights)
+        .args(["--init", "<hand>", "--epochs", "1", "--threads", "1"])
+        .output()
+        .expect("tabula runs");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "train failed: {log}");
+    let play = |size: &str| {
+        let mut child = Command::new(TABULA)
+            .args(["--game", "othello", "--size", size])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("tabula starts");
+        let mut stdin = child.stdin.take().expect("stdin");
+        writeln!(
+            stdin,
+            "ugi\nsetoption name EvalFile value {}\nisready\nposition startpos\ngo depth 3",
+            weights.display()
+        )
+        .expect("written");
+        let mut seen = Vec::new();
+        for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
+            let line = line.expect("a line");
+            let done = line.starts_with("bestmove ");
+            seen.push(line);
+            if done {
+                break;
+            }
+        }
+        let _ = writeln!(stdin, "quit");
+        let _ = child.wait();
+        seen.join("\n")
+    };
+    let big = play("12");
+    assert!(!big.contains("error"), "{big}");
+    assert!(big.contains("bestmove "), "{big}");
+    let small = play("8");
+    assert!(small.contains("info string error"), "{small}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The summary line's plies per game of a chess datagen run from `fen`, with `extra`.
 fn plies_per_game(dir: &Path, name: &str, fen: &str, extra: &[&str]) -> (f64, String) {
     let book = dir.join(format!("{name}.epd"));

@@ -270,13 +270,17 @@ pub fn data_merge(a: &DataArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// A data file of any format and whatever game it holds (chess, 8x8 Othello), read into
+/// A data file of any format and whatever game it holds (chess, Othello of any size), read into
 /// training records; damaged blocks skipped and counted in its `damage`.
 pub fn read_data(path: &std::path::Path) -> Result<Data, String> {
     let (header, _) = game_data::peek_header(path)?;
     match (header.game.as_str(), header.dims) {
         ("chess", _) => game_data::read(path, &Chess::default()),
         ("othello", (8, 8)) => game_data::read(path, &Othello::<u64>::new(8)?),
+        ("othello", (10, 10)) => game_data::read(path, &Othello::<u128>::new(10)?),
+        ("othello", (n, m)) if n == m && (12..=16).contains(&n) => {
+            game_data::read(path, &Othello::<tabula::bits::U256>::new(n as u32)?)
+        }
         (g, (a, b)) => Err(format!(
             "{}: data of an unknown game '{g}' {a}x{b}",
             path.display()

@@ -17,8 +17,11 @@ pub mod endgame8;
 mod eval;
 pub mod ggf;
 pub mod learn;
+pub mod learn_big;
 mod notation;
 pub mod patterns;
+pub mod patterns_big;
+pub mod patterns_hand;
 mod search_error;
 pub mod solve_table;
 
@@ -27,6 +30,7 @@ use crate::bits::mix;
 use crate::game::{Notation, Oracles, Outcome, Player, Rules, SearchHints, Solved};
 use board::Geo;
 pub use learn::PatternNet;
+pub use learn_big::BigNet;
 use notation::rows_fen;
 
 pub const PASS: u16 = u16::MAX;
@@ -37,23 +41,28 @@ pub struct Othello<B: Bits> {
     pub me: B,
     pub opp: B,
     pub black_to_move: bool,
-    /// The learned pattern evaluation (8x8 only); `None`: the hand-written one.
+    /// The learned pattern evaluation (8x8's, or a big board's); none: the hand-written one.
     pub patterns: Patterns,
     /// The opening book (8x8, `OwnBook`/`BookFile`).
     pub book: book::Choice,
 }
 
-/// The pattern weights a position evaluates with (compared by identity).
+/// The pattern weights a position evaluates with (compared by identity): 8x8's, or those of
+/// a big board (10x10 to 16x16); at most one is set.
 #[derive(Clone, Copy, Debug)]
-pub struct Patterns(pub Option<&'static PatternNet>);
+pub struct Patterns(pub Option<&'static PatternNet>, pub Option<&'static BigNet>);
 
 impl PartialEq for Patterns {
     fn eq(&self, other: &Self) -> bool {
-        match (self.0, other.0) {
+        let small = match (self.0, other.0) {
             (Some(a), Some(b)) => std::ptr::eq(a, b),
-            (None, None) => true,
-            _ => false,
-        }
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        let big = match (self.1, other.1) {
+            (Some(a), Some(b)) => std::ptr::eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        small && big
     }
 }
 
@@ -62,7 +71,11 @@ impl Eq for Patterns {}
 impl Patterns {
     /// The weights a new board of side `n` evaluates with.
     fn default_for(n: u32) -> Patterns {
-        Patterns(if n == 8 { learn::default_net() } else { None })
+        if n == 8 {
+            Patterns(learn::default_net(), None)
+        } else {
+            Patterns(None, learn_big::default_net(n))
+        }
     }
 }
 
@@ -242,8 +255,11 @@ impl<B: Bits> Notation for Othello<B> {
 
 impl<B: Bits> SearchHints for Othello<B> {
     fn evaluate(&self) -> i32 {
-        match self.patterns.0 {
-            Some(net) if self.geo.n == 8 => net.evaluate(self.me.low64(), self.opp.low64()),
+        match self.patterns {
+            Patterns(Some(net), _) if self.geo.n == 8 => {
+                net.evaluate(self.me.low64(), self.opp.low64())
+            }
+            Patterns(_, Some(big)) if big.n == self.geo.n => big.evaluate(self),
             _ => eval::evaluate(self),
         }
     }
@@ -339,11 +355,15 @@ impl<B: Bits> Oracles for Othello<B> {
                 Ok(())
             }
             "<none>" => {
-                self.patterns = Patterns(None);
+                self.patterns = Patterns(None, None);
                 Ok(())
             }
-            _ if self.geo.n != 8 => Err("EvalFile: learned patterns are for the 8x8 board".into()),
-            path => PatternNet::load(path).map(|net| self.patterns = Patterns(Some(net))),
+            path if self.geo.n == 8 => {
+                PatternNet::load(path).map(|net| self.patterns = Patterns(Some(net), None))
+            }
+            path => {
+                BigNet::load(path, self.geo.n).map(|net| self.patterns = Patterns(None, Some(net)))
+            }
         })
     }
 
