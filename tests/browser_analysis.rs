@@ -418,8 +418,12 @@ fn the_analysis_board_for_every_game() {
     let Some(b) = Browser::start() else { return };
     let server = Server::start(&[]);
     // Tall enough for the board and the analysis box in one screenshot.
-    b.cmd("POST", "/window/rect", json!({"width": 1180, "height": 1500}))
-        .expect("a window size");
+    b.cmd(
+        "POST",
+        "/window/rect",
+        json!({"width": 1180, "height": 1500}),
+    )
+    .expect("a window size");
     b.open(&server.url());
     b.wait("the first game", 30, |st| st["game"] == "chess");
     chess(&b);
