@@ -63,6 +63,14 @@ pub trait View: Game {
     }
 }
 
+/// A move as people read it, in the position before it; a pass is `pass`.
+pub fn human_text<G: Game>(pos: &G, mv: G::Move) -> String {
+    match pos.format_human(mv) {
+        t if t == "0000" => "pass".into(),
+        t => t,
+    }
+}
+
 /// The board part of a FEN as a grid: rows split by `/`, each read by `fen_rows::cells`
 /// (digit runs empty cells, any other character one cell holding it; a row it cannot read,
 /// or of more than 64 cells, is empty).

@@ -100,22 +100,6 @@ pub fn export<G: View>(inner: &Inner<G>, names: &[String; 2]) -> (String, String
 /// The tree's moves as movetext (without the result).
 fn movetext_of<G: View>(inner: &Inner<G>) -> String {
     let tree = &inner.tree;
-    // Every node's move in human notation, read in its parent's position.
-    let mut text = vec![String::new(); tree.live().map(|(i, _)| i + 1).max().unwrap_or(1)];
-    let mut stack = vec![(0usize, inner.line.start.clone())];
-    while let Some((i, pos)) = stack.pop() {
-        let Some(n) = tree.node(i) else { continue };
-        for &c in &n.children {
-            let Some(mv) = tree.node(c).and_then(|k| k.mv) else {
-                continue;
-            };
-            let t = pos.format_human(mv);
-            text[c] = if t == "0000" { "pass".into() } else { t };
-            let mut next = pos.clone();
-            next.play(mv);
-            stack.push((c, next));
-        }
-    }
     let start = &inner.line.start;
     let first_by_p2 = start.to_move().index() == 1;
     let full_move: usize = start
@@ -125,7 +109,7 @@ fn movetext_of<G: View>(inner: &Inner<G>) -> String {
         .and_then(|n| n.parse().ok())
         .unwrap_or(1);
     let children = |i: usize| tree.node(i).map_or_else(Vec::new, |n| n.children.clone());
-    let text_of = |i: usize| text.get(i).cloned().unwrap_or_default();
+    let text_of = |i: usize| tree.node(i).map_or_else(String::new, |n| n.text.clone());
     let ply = |i: usize| tree.ply(i).saturating_sub(1);
     let number = |ply: usize| {
         G::PGN.then(|| {

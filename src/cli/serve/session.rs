@@ -6,7 +6,7 @@
 //! written by `snapshot.rs`. What the session and its
 //! workers share (`Shared`, `Inner`) lives below them all, in `state.rs`.
 
-use super::board::View;
+use super::board::{View, human_text};
 use super::engine::{self, EngineChoice};
 use super::exact;
 use super::matchscore::MatchPlay;
@@ -288,7 +288,7 @@ impl<G: View> Session for Live<G> {
                 }
                 Err(e) => pos.parse_move(text).map_err(|_| number(e))?,
             };
-            let child = inner.tree.child(node, mv, false)?;
+            let child = inner.tree.child(node, mv, false, || human_text(&pos, mv))?;
             let mut next = pos;
             next.play(mv);
             at.push((child, next));

@@ -4,11 +4,11 @@
 //! and the game's tree with the scores kept in it. Read under the session's lock; writes
 //! nothing.
 
-use super::board::{View, changed, grid_of_fen};
+use super::board::{View, changed, grid_of_fen, human_text};
 use super::engine::EngineChoice;
 use super::state::{ExactState, Inner, Thinking};
 use serde_json::{Value, json};
-use tabula::game::{Game, GameResult};
+use tabula::game::GameResult;
 use tabula::record::result_text;
 
 fn player_index(p: tabula::game::Player) -> usize {
@@ -17,14 +17,6 @@ fn player_index(p: tabula::game::Player) -> usize {
 
 fn cells_json(cells: &[(u32, u32)]) -> Value {
     Value::Array(cells.iter().map(|&(r, c)| json!([r, c])).collect())
-}
-
-/// A move as people read it; Othello's pass is `pass`.
-fn human_text<G: Game>(pos: &G, mv: G::Move) -> String {
-    match pos.format_human(mv) {
-        t if t == "0000" => "pass".into(),
-        t => t,
-    }
 }
 
 fn thinking_json(t: &Thinking) -> Value {
@@ -49,24 +41,17 @@ fn thinking_json(t: &Thinking) -> Value {
 fn tree_json<G: View>(inner: &Inner<G>) -> Value {
     let tree = &inner.tree;
     let mut out = Vec::new();
-    // Depth first from the start, each node's position at hand for its children's moves.
-    let mut stack = vec![(0usize, inner.line.start.clone(), String::new(), 0usize)];
-    while let Some((i, pos, text, ply)) = stack.pop() {
+    // Depth first from the start, each node's ply at hand.
+    let mut stack = vec![(0usize, 0usize)];
+    while let Some((i, ply)) = stack.pop() {
         let Some(n) = tree.node(i) else { continue };
-        for &c in n.children.iter().rev() {
-            let Some(mv) = tree.node(c).and_then(|k| k.mv) else {
-                continue;
-            };
-            let mut next = pos.clone();
-            next.play(mv);
-            stack.push((c, next, human_text(&pos, mv), ply + 1));
-        }
+        stack.extend(n.children.iter().rev().map(|&c| (c, ply + 1)));
         out.push(json!({
             "id": i,
             "parent": n.parent,
             "children": n.children,
             "ply": ply,
-            "text": text,
+            "text": n.text,
             "score": n.score.as_ref().map(|s| json!({
                 "cp": s.cp, "mate": s.mate, "depth": s.depth, "text": s.text,
             })),

@@ -5,7 +5,7 @@
 //! `Inner::play` and `Inner::restart` change either. The session (`session.rs`) and its workers (`engine.rs`, `exact.rs`,
 //! `matchplay.rs`) all import it from here; it imports none of them.
 
-use super::board::{MoveValue, View};
+use super::board::{MoveValue, View, human_text};
 use super::matchscore::MatchPlay;
 use super::tree::Tree;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -112,7 +112,10 @@ impl<G: View> Inner<G> {
     /// Plays `mv` (legal in the position on show): to the existing node of that move, else a
     /// new continuation or variation; `replace` drops the other continuations first.
     pub fn play(&mut self, mv: G::Move, replace: bool) -> Result<(), String> {
-        let at = self.tree.child(self.tree.cursor, mv, replace)?;
+        let pos = &self.line.pos;
+        let at = self
+            .tree
+            .child(self.tree.cursor, mv, replace, || human_text(pos, mv))?;
         self.tree.cursor = at;
         self.line.play(mv);
         Ok(())

@@ -3,6 +3,7 @@
 //! on the searched position and written in human notation, and with MultiPV each line's own
 //! report. Mates are counted in moves under UCI (chess), in plies under UGI.
 
+use super::board::human_text;
 use super::state::{MAX_MULTIPV, PvLine, Thinking};
 use tabula::game::Game;
 
@@ -60,9 +61,7 @@ pub fn read_info<G: Game>(t: &mut Thinking, line: &str, pos: &G, chess: bool) {
                 line.pv.clear();
                 for w in words[i + 1..].iter().take(40) {
                     let Ok(mv) = p.parse_move(w) else { break };
-                    let text = p.format_human(mv);
-                    line.pv
-                        .push(if text == "0000" { "pass".into() } else { text });
+                    line.pv.push(human_text(&p, mv));
                     p.play(mv);
                 }
                 break;

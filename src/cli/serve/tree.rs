@@ -34,8 +34,10 @@ pub struct Exact {
 
 #[derive(Clone, Debug)]
 pub struct Node<M> {
-    /// The move that leads here (None at the start).
+    /// The move that leads here (None at the start), and how people write it (read in the
+    /// parent's position when the node was made; empty at the start).
     pub mv: Option<M>,
+    pub text: String,
     pub parent: usize,
     pub children: Vec<usize>,
     pub removed: bool,
@@ -62,6 +64,7 @@ impl<M: Copy + PartialEq> Tree<M> {
         Tree {
             nodes: vec![Node {
                 mv: None,
+                text: String::new(),
                 parent: 0,
                 children: Vec::new(),
                 removed: false,
@@ -123,9 +126,15 @@ impl<M: Copy + PartialEq> Tree<M> {
     }
 
     /// The child of `parent` reached by `mv`: the existing one, else a new last child (a
-    /// variation, or the main continuation of a leaf). `replace` first removes every other
-    /// continuation. An error when the tree is full.
-    pub fn child(&mut self, parent: usize, mv: M, replace: bool) -> Result<usize, String> {
+    /// variation, or the main continuation of a leaf), written `text()`. `replace` first
+    /// removes every other continuation. An error when the tree is full.
+    pub fn child(
+        &mut self,
+        parent: usize,
+        mv: M,
+        replace: bool,
+        text: impl FnOnce() -> String,
+    ) -> Result<usize, String> {
         let Some(p) = self.node(parent) else {
             return Err(format!("no position {parent} in this game"));
         };
@@ -156,6 +165,7 @@ impl<M: Copy + PartialEq> Tree<M> {
         let i = self.nodes.len();
         self.nodes.push(Node {
             mv: Some(mv),
+            text: text(),
             parent,
             children: Vec::new(),
             removed: false,
@@ -212,13 +222,13 @@ mod tests {
     #[test]
     fn variations_replace_remove_and_promote() {
         let mut t: Tree<u8> = Tree::new();
-        let a = t.child(0, 1, false).unwrap();
-        let b = t.child(a, 2, false).unwrap();
-        let c = t.child(b, 3, false).unwrap();
+        let a = t.child(0, 1, false, String::new).unwrap();
+        let b = t.child(a, 2, false, String::new).unwrap();
+        let c = t.child(b, 3, false, String::new).unwrap();
         assert_eq!(t.line_through(0), vec![0, a, b, c]);
         // The same move again is the same node; another is a variation after the main one.
-        assert_eq!(t.child(a, 2, false).unwrap(), b);
-        let v = t.child(a, 9, false).unwrap();
+        assert_eq!(t.child(a, 2, false, String::new).unwrap(), b);
+        let v = t.child(a, 9, false, String::new).unwrap();
         assert_eq!(t.node(a).unwrap().children, vec![b, v]);
         assert_eq!(t.line_through(v), vec![0, a, v]);
         assert_eq!(t.moves_to(v), vec![1, 9]);
@@ -226,7 +236,7 @@ mod tests {
         assert_eq!(t.line_through(0), vec![0, a, v]);
         // Replacing from `a` with the main move keeps it and drops the rest.
         t.cursor = c;
-        assert_eq!(t.child(a, 9, true).unwrap(), v);
+        assert_eq!(t.child(a, 9, true, String::new).unwrap(), v);
         assert!(t.node(b).is_none() && t.node(c).is_none());
         assert_eq!(
             t.cursor, a,
@@ -243,10 +253,10 @@ mod tests {
         let mut t: Tree<u32> = Tree::new();
         let mut at = 0;
         for m in 0..(MAX_NODES as u32 - 1) {
-            at = t.child(at, m, false).unwrap();
+            at = t.child(at, m, false, String::new).unwrap();
         }
-        assert!(t.child(at, 0, false).is_err());
+        assert!(t.child(at, 0, false, String::new).is_err());
         // An existing move is still found when full.
-        assert!(t.child(0, 0, false).is_ok());
+        assert!(t.child(0, 0, false, String::new).is_ok());
     }
 }
