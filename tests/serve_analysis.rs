@@ -50,8 +50,14 @@ fn stepping_back_is_not_taking_back() {
     );
     assert_eq!(st["engine"]["thinking"], false);
     assert_eq!(st["can_move"], true, "a person may try Black's moves here");
-    // A variation, then back to the main line's end: the game goes on from there.
-    let st = s.ok("/api/move", &json!({"id": id, "move": "c5"}));
+    // A variation (a move other than the engine's reply, which may have been any), then back
+    // to the main line's end: the game goes on from there.
+    let other = if node(&st, reply)["text"].as_str() == Some("c5") {
+        "e5"
+    } else {
+        "c5"
+    };
+    let st = s.ok("/api/move", &json!({"id": id, "move": other}));
     assert_eq!(children(&st, 1), 2);
     assert_eq!(st["line"].as_array().map_or(0, Vec::len), 3);
     let st = s.ok("/api/goto", &json!({"id": id, "node": reply}));
