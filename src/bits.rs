@@ -41,6 +41,11 @@ pub trait Bits:
     fn has(self, i: u32) -> bool {
         !(self & Self::one_at(i)).is_zero()
     }
+    /// Adds square `i` to the set.
+    #[inline]
+    fn set(&mut self, i: u32) {
+        *self |= Self::one_at(i);
+    }
     /// The set with its lowest bit removed.
     fn without_lowest(self) -> Self;
     /// A 64-bit digest for hashing.
@@ -209,6 +214,16 @@ impl Bits for U256 {
     }
     fn count(self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline]
+    fn has(self, i: u32) -> bool {
+        i < 256 && (self.0[(i / 64) as usize] >> (i % 64)) & 1 != 0
+    }
+    #[inline]
+    fn set(&mut self, i: u32) {
+        if i < 256 {
+            self.0[(i / 64) as usize] |= 1u64 << (i % 64);
+        }
     }
     fn is_zero(self) -> bool {
         self.0 == [0; 4]

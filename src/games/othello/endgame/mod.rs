@@ -1,0 +1,215 @@
+//! Exact Othello endgame solver (boards other than 8x8, which `endgame8` solves): the final disc margin for the side to move with perfect play
+//! (empty squares count for the winner), and a best move.
+//!
+//! Negamax alpha-beta on (me, opp) bit sets with principal-variation null windows; moves
+//! ordered table move first, then fastest-first (fewest replies for the opponent), corners
+//! up and X-squares down; a stability cutoff (the opponent's edge-anchored stable discs bound
+//! our best margin); a table of bounds above `TABLE_MIN_EMPTIES` (`solve_table`, shared with
+//! `endgame8`, which says its entry layout); plain move loops near the end.
+
+mod rays;
+mod search;
+
+use super::endgame8::Confidence;
+pub use super::solve_table::{SolveResult, Table, narrow, table};
+use super::{Othello, PASS};
+use crate::bits::Bits;
+use search::Solver;
+
+/// The engine solves by itself from this many empty squares.
+pub const AUTO_EMPTIES: u32 = 20;
+
+/// Solves `pos` exactly; `None` if `abort` returned true first or the game is over.
+pub fn solve<B: Bits>(pos: &Othello<B>, abort: &dyn Fn() -> bool) -> Option<SolveResult> {
+    solve_with(pos, false, abort)
+}
+
+/// In play, from this many empties down the exact solver runs at once.
+pub const EXACT_EMPTIES: u32 = 16;
+/// In play on 8x8, from `selective_empties` empties down to `EXACT_EMPTIES`: the selective
+/// endgame search at rising confidences (`SELECTIVE_LEVELS`, hundredths of a standard deviation
+/// of the prediction's error), then the exact solver. The 1.25 level: on the midgame set, each
+/// level alone from a cleared table (`selective_levels_on_the_midgame_set`), the loss falls
+/// from 0.65 discs at 1.0 to 0.37 at 1.2 and 0.16 at 1.5 for 1.9x and 3.5x the time; with it
+/// the set's loss at 300 ms a move is 0.27 (two runs) instead of 0.35.
+const SELECTIVE_LEVELS: [u32; 7] = [50, 70, 100, 125, 150, 200, 260];
+
+/// The most empties at which play starts the selective search with `budget_ms` for the move:
+/// one more empty square for every tripling of the budget, from 24 at 50 ms (25 at 300 ms,
+/// 26 at 1 s, 27 at 3 s, 28 from 10 s); without a budget (analysis, node limits) 26. The
+/// levels are an iterative deepening: the first (0.5 sigma) finishes well within the budget
+/// at these empties, and a level kept plays better than the heuristic search (the midgame
+/// set, protocol/benchmarks.md "An earlier selective endgame": at 300 ms 0.70 -> 0.51 discs
+/// lost a move from 22 to 25 empties, at 1 s 0.43 -> 0.25 from 23 to 26).
+pub fn selective_empties(budget_ms: Option<u64>) -> u32 {
+    let Some(b) = budget_ms else {
+        return 26;
+    };
+    let (mut e, mut step) = (23, 50);
+    while b >= step && e < 28 {
+        e += 1;
+        step *= 3;
+    }
+    e
+}
+
+/// What play runs before the heuristic search: on 8x8 from `selective_empties` the selective
+/// search at each of `SELECTIVE_LEVELS` and then the exact one, keeping the last that finished
+/// before `abort`, or what the unfinished level after it found better at the root
+/// (`InPlay`); elsewhere the exact solver from `AUTO_EMPTIES`. `abort(has_result)`: true to
+/// stop, told whether a result is already in hand (no heuristic search then needs the time
+/// left).
+pub fn solve_in_play<B: Bits>(
+    pos: &Othello<B>,
+    abort: &dyn Fn(bool) -> bool,
+    budget_ms: Option<u64>,
+) -> Option<InPlay> {
+    let ne = pos.empties();
+    if pos.geo.n != 8 || ne <= EXACT_EMPTIES || ne > selective_empties(budget_ms) {
+        if ne > AUTO_EMPTIES {
+            return None;
+        }
+        return solve(pos, &|| abort(false)).map(|result| InPlay {
+            result,
+            level: None,
+            complete: true,
+        });
+    }
+    let (p, o) = (pos.me.low64(), pos.opp.low64());
+    let mut last: Option<InPlay> = None;
+    let (mut nodes, mut ordering_nodes) = (0, 0);
+    for t in SELECTIVE_LEVELS.map(Some).into_iter().chain([None]) {
+        let has = last.is_some();
+        let level_abort = || abort(has);
+        // Each level starts from the margin the last one found (an aspiration window).
+        let guess = last.as_ref().map(|l| l.result.margin);
+        let r = match (t, guess) {
+            (Some(t), _) => super::endgame8::solve_selective_root(
+                p,
+                o,
+                table(),
+                Confidence(t),
+                guess,
+                &level_abort,
+            )
+            .map(|r| r.map(|s| (s.result, s.complete, s.first))),
+            (None, Some(g)) => super::endgame8::solve_guess(p, o, table(), g, &level_abort)
+                .map(|r| r.map(|r| (r, true, PASS))),
+            (None, None) => super::endgame8::solve(p, o, table(), false, &level_abort)
+                .map(|r| r.map(|r| (r, true, PASS))),
+        };
+        let Ok(Some((mut r, complete, first))) = r else {
+            break;
+        };
+        nodes += r.nodes;
+        ordering_nodes += r.ordering_nodes;
+        (r.nodes, r.ordering_nodes) = (nodes, ordering_nodes);
+        // An unfinished level's root counts only where it began with the finished level's
+        // best move: another move that it then found better is more trustworthy.
+        if !complete {
+            if let Some(l) = last.as_mut().filter(|l| l.result.best == first) {
+                *l = InPlay {
+                    result: r,
+                    level: t,
+                    complete,
+                };
+            }
+            break;
+        }
+        last = Some(InPlay {
+            result: r,
+            level: t,
+            complete,
+        });
+    }
+    last
+}
+
+/// What `solve_in_play` found.
+pub struct InPlay {
+    pub result: SolveResult,
+    /// The selective search's confidence (`None`: exact).
+    pub level: Option<u32>,
+    /// False: the root of an unfinished selective level after a finished one (see
+    /// `endgame8::Selective`).
+    pub complete: bool,
+}
+
+/// `solve` on `threads` threads sharing the table (8x8; other boards solve on one).
+pub fn solve_threads<B: Bits>(
+    pos: &Othello<B>,
+    threads: usize,
+    abort: &dyn Fn() -> bool,
+) -> Option<SolveResult> {
+    if pos.geo.n == 8 {
+        let (p, o) = (pos.me.low64(), pos.opp.low64());
+        return super::endgame8::solve_threads(p, o, table(), false, threads, abort)
+            .ok()
+            .flatten();
+    }
+    solve_with(pos, false, abort)
+}
+
+/// `solve`; with `canonical` the best move is the first in square order that reaches the
+/// margin (on 8x8: a choice independent of the table's contents, for self-play data).
+pub fn solve_with<B: Bits>(
+    pos: &Othello<B>,
+    canonical: bool,
+    abort: &dyn Fn() -> bool,
+) -> Option<SolveResult> {
+    let g = pos.geo;
+    if g.n == 8 {
+        return super::endgame8::solve(pos.me.low64(), pos.opp.low64(), table(), canonical, abort)
+            .ok()
+            .flatten();
+    }
+    let mut s = Solver::new(g, pos.me, pos.opp, table(), abort);
+    let moves = g.moves(pos.me, pos.opp);
+    if moves.is_zero() {
+        if g.moves(pos.opp, pos.me).is_zero() {
+            return None;
+        }
+        let margin = -s.search(pos.opp, pos.me, -s.total, s.total, true);
+        return (!s.aborted).then_some(SolveResult {
+            margin,
+            best: PASS,
+            nodes: s.nodes,
+            ordering_nodes: 0,
+        });
+    }
+    let margin = s.search(pos.me, pos.opp, -s.total, s.total, false);
+    if s.aborted {
+        return None;
+    }
+    // The best move: the table's move at the root, checked by re-searching each move with a
+    // window that only that score passes.
+    let mut best = PASS;
+    let mut m = moves;
+    let mut order = Vec::new();
+    if let Some((_, _, b)) = s.table.get(s.key(pos.me, pos.opp)) {
+        order.push(b as u32);
+    }
+    while !m.is_zero() {
+        order.push(m.lowest());
+        m = m.without_lowest();
+    }
+    for sq in order {
+        if !moves.has(sq) {
+            continue;
+        }
+        let v = s.child(pos.me, pos.opp, sq, margin - 1, margin + 1);
+        if s.aborted {
+            return None;
+        }
+        if v >= margin {
+            best = sq as u16;
+            break;
+        }
+    }
+    Some(SolveResult {
+        margin,
+        best,
+        nodes: s.nodes,
+        ordering_nodes: 0,
+    })
+}
