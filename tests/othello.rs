@@ -415,3 +415,18 @@ fn big_board_solver_matches_a_plain_search() {
     solver_matches_plain_search::<U256>(14, 2, &[10, 12], 23);
     solver_matches_plain_search::<U256>(16, 2, &[11, 12], 24);
 }
+
+/// In play on the big boards the exact solver starts where it usually finishes within the
+/// move's time (one more empty square for every tripling of the budget, protocol/benchmarks.md
+/// has the times it rests on), and from `AUTO_EMPTIES` without a budget; 8x8's rule is apart.
+#[test]
+fn big_boards_start_the_exact_solver_by_budget() {
+    let at = |ms| endgame::big_exact_empties(Some(ms));
+    assert_eq!((at(20), at(100), at(1000), at(10_000)), (14, 16, 18, 20));
+    assert_eq!(endgame::big_exact_empties(None), endgame::AUTO_EMPTIES);
+    let mut last = 0;
+    for ms in [1, 10, 29, 30, 89, 90, 300, 1000, 3000, 60_000, u64::MAX] {
+        assert!(at(ms) >= last && at(ms) <= endgame::AUTO_EMPTIES, "{ms} ms");
+        last = at(ms);
+    }
+}

@@ -1,11 +1,9 @@
-//! Exact Othello endgame solver (boards other than 8x8, which `endgame8` solves): the final disc margin for the side to move with perfect play
-//! (empty squares count for the winner), and a best move.
-//!
-//! Negamax alpha-beta on (me, opp) bit sets with principal-variation null windows; moves
-//! ordered table move first, then fastest-first (fewest replies for the opponent), corners
-//! up and X-squares down; a stability cutoff (the opponent's edge-anchored stable discs bound
-//! our best margin); a table of bounds above `TABLE_MIN_EMPTIES` (`solve_table`, shared with
-//! `endgame8`, which says its entry layout); plain move loops near the end.
+//! Exact Othello endgame solving, and what play runs before its heuristic search. 8x8 goes to
+//! `endgame8` (the bitboard solver, with its selective levels); the boards from 10x10 to 16x16
+//! to `search` (negamax on bit sets, moves found along each empty square's rays, `rays`).
+//! Results are final disc margins for the side to move with perfect play (empty squares count
+//! for the winner) and a best move that reaches it; the table of bounds is `solve_table`'s,
+//! shared by both solvers.
 
 mod rays;
 mod search;
@@ -53,6 +51,30 @@ pub fn selective_empties(budget_ms: Option<u64>) -> u32 {
     e
 }
 
+/// In play on the boards from 10x10 to 16x16, the most empties at which the exact solver
+/// starts with `budget_ms` for the move: `BIG_EXACT_BASE` (14) below 30 ms, then one more
+/// empty square for every tripling of the budget (15 from 30 ms, 16 from 90, 17 from 270, 18
+/// from 810, 19 from 2.4 s) up to `AUTO_EMPTIES` (20, from 7.3 s, and without a budget:
+/// analysis, node limits). The solver reaches about as far on every big board (the times in
+/// protocol/benchmarks.md differ more between positions than between sizes), so one rule
+/// serves them all: at these empties it finishes within three quarters of the budget on most
+/// positions, where from `AUTO_EMPTIES` at a short budget it spent that much of the move's
+/// time, gave up, and left the heuristic search the rest.
+pub fn big_exact_empties(budget_ms: Option<u64>) -> u32 {
+    let Some(b) = budget_ms else {
+        return AUTO_EMPTIES;
+    };
+    let (mut e, mut step) = (BIG_EXACT_BASE, 30);
+    while b >= step && e < AUTO_EMPTIES {
+        e += 1;
+        step *= 3;
+    }
+    e
+}
+
+/// The big boards' exact solver's start with a budget under 30 ms (`big_exact_empties`).
+const BIG_EXACT_BASE: u32 = 14;
+
 /// What play runs before the heuristic search: on 8x8 from `selective_empties` the selective
 /// search at each of `SELECTIVE_LEVELS` and then the exact one, keeping the last that finished
 /// before `abort`, or what the unfinished level after it found better at the root
@@ -65,7 +87,17 @@ pub fn solve_in_play<B: Bits>(
     budget_ms: Option<u64>,
 ) -> Option<InPlay> {
     let ne = pos.empties();
-    if pos.geo.n != 8 || ne <= EXACT_EMPTIES || ne > selective_empties(budget_ms) {
+    if pos.geo.n != 8 {
+        if ne > big_exact_empties(budget_ms) {
+            return None;
+        }
+        return solve(pos, &|| abort(false)).map(|result| InPlay {
+            result,
+            level: None,
+            complete: true,
+        });
+    }
+    if ne <= EXACT_EMPTIES || ne > selective_empties(budget_ms) {
         if ne > AUTO_EMPTIES {
             return None;
         }
