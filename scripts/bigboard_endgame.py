@@ -5,7 +5,9 @@ board size (issue 48, part 2's baseline). Positions: self-play games of tabula o
 number of empties from --low up; each solved with `tabula solve --game othello --fen FEN
 --threads 1` (one thread), a wall-clock limit of 10 s, until a position takes longer. For each
 size the table gives, per game, the most empties solved within 1 s and within 10 s, and the
-median. Standard library only."""
+median. With --obf DIR it solves nothing and writes the positions instead, one .obf file a size
+(DIR/bigboard-N.obf, --low to --high empties), for `tabula solve --size N FILE` to time as a
+set. Standard library only."""
 import argparse, random, subprocess, statistics, time
 
 
@@ -72,6 +74,22 @@ def _legal(ask, pos):
     return [l.split(":")[0].strip() for l in out if ":" in l and not l.startswith("Nodes")]
 
 
+def obf_of_fen(fen):
+    """A FEN of tabula's (rows of x/o and digit runs, side x/o) as an .obf line."""
+    rows, side = fen.split()[:2]
+    cells = ""
+    for row in rows.split("/"):
+        num = ""
+        for ch in row:
+            if ch.isdigit():
+                num += ch
+                continue
+            cells += "-" * int(num or 0) + ("X" if ch == "x" else "O")
+            num = ""
+        cells += "-" * int(num or 0)
+    return f"{cells} {side.upper()}"
+
+
 def solve_time(tabula, size, fen, limit):
     t = time.monotonic()
     try:
@@ -91,8 +109,16 @@ def main():
     ap.add_argument("--low", type=int, default=10)
     ap.add_argument("--high", type=int, default=40)
     ap.add_argument("--limit", type=float, default=10.0)
+    ap.add_argument("--obf", help="write the positions to DIR/bigboard-N.obf instead of solving")
     a = ap.parse_args()
     for size in [int(s) for s in a.sizes.split(",")]:
+        if a.obf:
+            with open(f"{a.obf}/bigboard-{size}.obf", "w") as f:
+                for g in range(a.games):
+                    fens = fens_of_game(a.tabula, size, a.seed * 1000 + size * 10 + g, a.low, a.high)
+                    for e in sorted(fens):
+                        f.write(obf_of_fen(fens[e]) + "\n")
+            continue
         in1, in10 = [], []
         for g in range(a.games):
             fens = fens_of_game(a.tabula, size, a.seed * 1000 + size * 10 + g, a.low, a.high)
