@@ -198,10 +198,11 @@ async function loadGame(text) {
 
 // The analysis controls, wired once at start-up.
 function wireAnalysis() {
-  $("history").addEventListener("click", (ev) => {
-    const b = ev.target.closest(".mv");
-    if (b) goTo(Number(b.dataset.node));
-  });
+  // On the press, as the board (app.js): the list is drawn again as the engine reports.
+  // A click from the keyboard (Enter or Space on a move, `detail` 0) still goes there.
+  const go = (b) => b && goTo(Number(b.dataset.node));
+  $("history").addEventListener("mousedown", (ev) => go(ev.button === 0 && ev.target.closest(".mv")));
+  $("history").addEventListener("click", (ev) => go(ev.detail === 0 && ev.target.closest(".mv")));
   $("graph").addEventListener("click", (ev) => {
     if (!S) return;
     const svg = $("graph").querySelector("svg");

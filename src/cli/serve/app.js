@@ -503,8 +503,12 @@ function choosePromotion(moves) {
 }
 
 async function init() {
-  $("board").addEventListener("click", (ev) => {
-    const cell = ev.target.closest(".cell");
+  // On the press, not the click: a board drawn again between the press and the release
+  // (the solver's values arriving, the engine's move) would otherwise lose the click, whose
+  // press and release then fall on different cells. A tap on a touch screen presses too;
+  // a touch that scrolls does not.
+  $("board").addEventListener("mousedown", (ev) => {
+    const cell = ev.button === 0 && ev.target.closest(".cell");
     if (cell) clicked(Number(cell.dataset.r), Number(cell.dataset.c));
   });
   $("board").addEventListener("mouseover", (ev) => {
