@@ -106,4 +106,9 @@ pub trait Features<G: Learn> {
     /// shows each training position mirrored in half of the epochs (a coin per position and
     /// epoch; never the held-out ones), as if the data held both. The default: none.
     fn mirror(_us: &mut [u32], _them: &mut [u32]) {}
+    /// A weight file of an earlier layout of these inputs in today's (`train --init`); the
+    /// default: as it is.
+    fn upgrade(net: network::Network) -> network::Network {
+        net
+    }
 }

@@ -34,7 +34,7 @@ impl std::fmt::Debug for BigNet {
 impl BigNet {
     /// Weights for a board of side `n`; refused unless their shape is the big boards' layout.
     pub fn from_bytes(bytes: &[u8], n: u32) -> Result<BigNet, String> {
-        let net = Network::from_bytes(bytes)?;
+        let net = upgrade(Network::from_bytes(bytes)?, false);
         if patterns_big::layout(n).is_none()
             || net.game != "othello"
             || net.hidden != 0
@@ -96,6 +96,25 @@ impl BigNet {
         let mixed = sum as i64 * lower as i64 + sum_up as i64 * (step - lower) as i64;
         (mixed * 100 / (QL * step) as i64) as i32
     }
+}
+
+/// Weights of the big layout with the 32-wide joint mobility table (files made before it was
+/// widened) in today's layout (`patterns_big::upgrade_bucket`): evaluating exactly as before,
+/// or `by_ratio`, as `train --init` takes them; any other network unchanged.
+pub fn upgrade(mut net: Network, by_ratio: bool) -> Network {
+    if net.game == "othello"
+        && net.hidden == 0
+        && net.inputs == patterns_big::OLD_INPUTS
+        && net.w1.len() == patterns_big::OLD_INPUTS * net.buckets
+    {
+        net.w1 = net
+            .w1
+            .chunks(patterns_big::OLD_INPUTS)
+            .flat_map(|w| patterns_big::upgrade_bucket(w, by_ratio))
+            .collect();
+        net.inputs = patterns_big::INPUTS;
+    }
+    net
 }
 
 /// The sizes whose weights are embedded.
@@ -230,6 +249,10 @@ macro_rules! learn_big {
             const LINEAR: bool = true;
             const BUCKETS: usize = patterns_big::BUCKETS;
 
+            fn upgrade(net: Network) -> Network {
+                upgrade(net, true)
+            }
+
             fn features(packed: &[u8], us: &mut Vec<u32>, them: &mut Vec<u32>) {
                 us.clear();
                 them.clear();
@@ -361,6 +384,85 @@ mod tests {
                 "ply {i}: {got} against {expected}"
             );
         }
+    }
+
+    /// A file of the 32-wide joint mobility table (made before it was widened) loads and
+    /// evaluates as it did: the trainer's sum over the old layout, the joint feature read at
+    /// its clamped mobilities, on 16x16 positions where a side has 32 moves or more.
+    #[test]
+    fn a_file_of_the_narrow_joint_table_evaluates_as_before() {
+        use crate::learn::rng::Rng;
+        let mut rng = Rng::new(12);
+        let (old, buckets) = (patterns_big::OLD_INPUTS, patterns_big::BUCKETS);
+        let w1: Vec<i16> = (0..old * buckets)
+            .map(|_| rng.below(2001) as i16 - 1000)
+            .collect();
+        let net = Network {
+            game: "othello".into(),
+            inputs: old,
+            hidden: 0,
+            buckets,
+            w1: w1.clone(),
+            b1: Vec::new(),
+            w2: Vec::new(),
+            b2: vec![0; buckets],
+            psqt: Vec::new(),
+        };
+        let big = BigNet::from_bytes(&net.to_bytes(), 16).expect("an old 16x16 net loads");
+        let joint_at = (patterns_big::INPUTS - patterns_big::JOINT * patterns_big::JOINT) as u32;
+        let old_joint_at = (old - patterns_big::OLD_JOINT * patterns_big::OLD_JOINT) as u32;
+        // The old file's index of a feature of today's layout.
+        let narrow = |f: u32| -> Option<usize> {
+            if f < joint_at {
+                return Some(f as usize);
+            }
+            let (j, k) = (
+                patterns_big::JOINT as u32,
+                patterns_big::OLD_JOINT as u32 - 1,
+            );
+            let (m, o) = ((f - joint_at) / j, (f - joint_at) % j);
+            Some((old_joint_at + m.min(k) * (k + 1) + o.min(k)) as usize)
+        };
+        let mut p = Othello::<U256>::new(16).expect("16x16");
+        let (mut moves, mut feats, mut buf) = (Vec::new(), Vec::new(), vec![0u8; 65]);
+        let mut wide = 0;
+        for i in 0..200 {
+            p.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            p.play(moves[rng.below(moves.len())]);
+            p.pack(&mut buf);
+            let (b, share) = <BigPatternInputs as Features<Othello<U256>>>::bucket(&buf);
+            <BigPatternInputs as Features<Othello<U256>>>::features(
+                &buf,
+                &mut feats,
+                &mut Vec::new(),
+            );
+            let last = feats.last().copied().unwrap_or(0);
+            let j = patterns_big::JOINT as u32;
+            let (m, o) = ((last - joint_at) / j, (last - joint_at) % j);
+            if m.max(o) >= patterns_big::OLD_JOINT as u32 {
+                wide += 1;
+            }
+            let sum = |b: usize| {
+                feats
+                    .iter()
+                    .filter_map(|&f| narrow(f).map(|i| w1[b * old + i] as f64))
+                    .sum::<f64>()
+            };
+            let mut model = share as f64 * sum(b);
+            if share < 1.0 {
+                model += (1.0 - share as f64) * sum(b + 1);
+            }
+            let expected = model * 100.0 / QL as f64;
+            let got = big.evaluate(&p) as f64;
+            assert!(
+                (got - expected).abs() <= 1.0,
+                "ply {i}: {got} against {expected}"
+            );
+        }
+        assert!(wide > 0, "no position with a mobility past the old table");
     }
 
     /// Every size with embedded weights loads them, and a new board of that size evaluates

@@ -11,7 +11,11 @@
 //! edge and of the row beside it. Then four small tables indexed by a count: the side to
 //! move's and the opponent's mobility, and their potential mobility (empty squares beside the
 //! other side's discs), each clamped to `COUNT - 1`; and one of both mobilities together
-//! (each clamped to `JOINT - 1`), which can learn their ratio.
+//! (each clamped to `JOINT - 1`), which can learn their ratio. `JOINT` was 32 until the
+//! eighth session's 16x16 data showed a third of its midgame positions with a mobility of 31
+//! or more (the table's corner, where the ratio was lost); files of the 32-wide table still
+//! load (`upgrade_bucket`, each wider entry a copy of the clamped one) and evaluate exactly as
+//! before.
 //!
 //! Feature index of an instance: `offset[shape] + min over its square orders of sum(3^i *
 //! state(square_i))`, state 0 empty, 1 the side to move's disc, 2 the opponent's; a shape that
@@ -30,7 +34,11 @@ const LENGTHS: [u32; 13] = [10, 10, 9, 9, 8, 8, 4, 5, 6, 7, 8, 8, 8];
 /// Entries of each count table (mobility and potential mobility, both sides).
 pub const COUNT: usize = 64;
 /// Entries of a side of the joint mobility table.
-pub const JOINT: usize = 32;
+pub const JOINT: usize = 64;
+/// The side of the joint mobility table in files made before it was widened.
+pub const OLD_JOINT: usize = 32;
+/// Weights per bucket in those files.
+pub const OLD_INPUTS: usize = INPUTS - JOINT * JOINT + OLD_JOINT * OLD_JOINT;
 /// Weights per bucket: the shapes' tables, then four count tables and the joint mobility
 /// table.
 pub const INPUTS: usize =
@@ -212,6 +220,30 @@ pub fn for_each_feature<B: Bits>(p: &Othello<B>, mut f: impl FnMut(u32)) {
 fn joint(mine: u32, theirs: u32) -> u32 {
     let j = JOINT as u32 - 1;
     JOINT_AT + mine.min(j) * JOINT as u32 + theirs.min(j)
+}
+
+/// One bucket's weights of a file with the 32-wide joint table (`OLD_INPUTS`) in today's
+/// layout: everything before the joint table (the last) as it was, and each entry of the wider
+/// table the one its clamped mobilities had, so that the evaluation is unchanged;
+/// or, `by_ratio` (a start for training a bigger board), the entry of the same ratio of
+/// mobilities scaled into the old table.
+pub fn upgrade_bucket(old: &[i16], by_ratio: bool) -> Vec<i16> {
+    let at = OLD_INPUTS - OLD_JOINT * OLD_JOINT;
+    let mut w = old[..at.min(old.len())].to_vec();
+    w.resize(INPUTS - JOINT * JOINT, 0);
+    let k = OLD_JOINT - 1;
+    for mine in 0..JOINT {
+        for theirs in 0..JOINT {
+            let top = mine.max(theirs);
+            let (m, o) = if by_ratio && top > k {
+                ((mine * k + top / 2) / top, (theirs * k + top / 2) / top)
+            } else {
+                (mine.min(k), theirs.min(k))
+            };
+            w.push(old.get(at + m * OLD_JOINT + o).copied().unwrap_or(0));
+        }
+    }
+    w
 }
 
 /// The index of every instance in its first square order plus its table's offset (as the

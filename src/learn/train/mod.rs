@@ -196,6 +196,7 @@ pub fn run<G: Learn, F: Features<G>>(
         Some(p) => {
             let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
             let net = Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+            let net = F::upgrade(net);
             if net.game != G::NAME
                 || net.inputs != F::INPUTS
                 || net.buckets != F::BUCKETS
