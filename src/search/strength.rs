@@ -21,14 +21,16 @@ pub struct Strength {
     pub seed: u64,
 }
 
-/// `UCI_Elo` -> level, measured (protocol/strength.md); linear between the points.
+/// `UCI_Elo` -> level, measured (protocol/strength.md); linear between the points. Measured
+/// with the tuned evaluation (rounds 1-4), then moved so that the network, the default
+/// evaluation, plays each setting as the tuned evaluation did at its old level (round 5).
 const ELO_LEVELS: &[(f64, f64)] = &[
     (1000.0, 1.5),
     (1250.0, 2.3),
-    (1500.0, 5.9),
-    (2000.0, 10.1),
-    (2400.0, 12.6),
-    (2800.0, 18.2),
+    (1500.0, 3.9),
+    (2000.0, 9.6),
+    (2400.0, 12.1),
+    (2800.0, 16.8),
 ];
 
 pub const MIN_ELO: u32 = 1000;
