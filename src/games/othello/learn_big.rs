@@ -327,33 +327,40 @@ mod tests {
         }
     }
 
-    /// The engine's evaluation (integer phase mix) equals the trainer's model (the features'
-    /// weights mixed by the float share of `bucket`), with random weights, on a 12x12 board.
-    #[test]
-    fn evaluation_equals_the_trained_model() {
-        use crate::learn::rng::Rng;
-        let mut rng = Rng::new(11);
-        let inputs = patterns_big::INPUTS;
+    /// A linear network of random weights (large enough to matter, small enough not to wrap).
+    fn random_net(rng: &mut crate::learn::rng::Rng, inputs: usize, b2: Vec<i32>) -> Network {
         let buckets = patterns_big::BUCKETS;
-        let w1: Vec<i16> = (0..inputs * buckets)
-            .map(|_| rng.below(2001) as i16 - 1000)
-            .collect();
-        let net = Network {
+        Network {
             game: "othello".into(),
             inputs,
             hidden: 0,
             buckets,
-            w1: w1.clone(),
+            w1: (0..inputs * buckets)
+                .map(|_| rng.below(2001) as i16 - 1000)
+                .collect(),
             b1: Vec::new(),
             w2: Vec::new(),
-            b2: (0..buckets as i32).map(|b| 300 * b - 1000).collect(),
+            b2,
             psqt: Vec::new(),
-        };
-        let big = BigNet::from_bytes(&net.to_bytes(), 12).expect("a valid 12x12 net");
-        assert!(BigNet::from_bytes(&net.to_bytes(), 8).is_err());
-        let mut p = Othello::<U256>::new(12).expect("12x12");
+        }
+    }
+
+    /// Plays up to `plies` random moves on an `n`x`n` board and checks at each position that
+    /// the engine's evaluation with `net` (integer phase mix) equals the trainer's model (the
+    /// weights of the features, each read at `index(feature)` in `net`, mixed by the float
+    /// share of `bucket`); `seen` gets each position's features.
+    fn compare_with_the_model(
+        n: u32,
+        plies: usize,
+        rng: &mut crate::learn::rng::Rng,
+        net: &Network,
+        index: impl Fn(u32) -> usize,
+        mut seen: impl FnMut(&[u32]),
+    ) {
+        let big = BigNet::from_bytes(&net.to_bytes(), n).expect("a valid net");
+        let mut p = Othello::<U256>::new(n).expect("a big board");
         let (mut moves, mut feats, mut buf) = (Vec::new(), Vec::new(), vec![0u8; 65]);
-        for i in 0..140 {
+        for i in 0..plies {
             p.legal_moves(&mut moves);
             if moves.is_empty() {
                 break;
@@ -366,11 +373,12 @@ mod tests {
                 &mut feats,
                 &mut Vec::new(),
             );
+            seen(&feats);
             let sum = |b: usize| {
                 net.b2[b] as f64
                     + feats
                         .iter()
-                        .map(|&f| w1[b * inputs + f as usize] as f64)
+                        .map(|&f| net.w1[b * net.inputs + index(f)] as f64)
                         .sum::<f64>()
             };
             let mut model = share as f64 * sum(b);
@@ -386,82 +394,50 @@ mod tests {
         }
     }
 
+    /// The engine's evaluation (integer phase mix) equals the trainer's model (the features'
+    /// weights mixed by the float share of `bucket`), with random weights, on a 12x12 board.
+    #[test]
+    fn evaluation_equals_the_trained_model() {
+        let mut rng = crate::learn::rng::Rng::new(11);
+        let b2 = (0..patterns_big::BUCKETS as i32)
+            .map(|b| 300 * b - 1000)
+            .collect();
+        let net = random_net(&mut rng, patterns_big::INPUTS, b2);
+        assert!(BigNet::from_bytes(&net.to_bytes(), 8).is_err());
+        compare_with_the_model(12, 140, &mut rng, &net, |f| f as usize, |_| {});
+    }
+
     /// A file of the 32-wide joint mobility table (made before it was widened) loads and
     /// evaluates as it did: the trainer's sum over the old layout, the joint feature read at
     /// its clamped mobilities, on 16x16 positions where a side has 32 moves or more.
     #[test]
     fn a_file_of_the_narrow_joint_table_evaluates_as_before() {
-        use crate::learn::rng::Rng;
-        let mut rng = Rng::new(12);
-        let (old, buckets) = (patterns_big::OLD_INPUTS, patterns_big::BUCKETS);
-        let w1: Vec<i16> = (0..old * buckets)
-            .map(|_| rng.below(2001) as i16 - 1000)
-            .collect();
-        let net = Network {
-            game: "othello".into(),
-            inputs: old,
-            hidden: 0,
-            buckets,
-            w1: w1.clone(),
-            b1: Vec::new(),
-            w2: Vec::new(),
-            b2: vec![0; buckets],
-            psqt: Vec::new(),
-        };
-        let big = BigNet::from_bytes(&net.to_bytes(), 16).expect("an old 16x16 net loads");
+        let mut rng = crate::learn::rng::Rng::new(12);
+        let old = patterns_big::OLD_INPUTS;
+        let net = random_net(&mut rng, old, vec![0; patterns_big::BUCKETS]);
         let joint_at = (patterns_big::INPUTS - patterns_big::JOINT * patterns_big::JOINT) as u32;
         let old_joint_at = (old - patterns_big::OLD_JOINT * patterns_big::OLD_JOINT) as u32;
+        let (j, k) = (
+            patterns_big::JOINT as u32,
+            patterns_big::OLD_JOINT as u32 - 1,
+        );
         // The old file's index of a feature of today's layout.
-        let narrow = |f: u32| -> Option<usize> {
+        let narrow = |f: u32| -> usize {
             if f < joint_at {
-                return Some(f as usize);
+                return f as usize;
             }
-            let (j, k) = (
-                patterns_big::JOINT as u32,
-                patterns_big::OLD_JOINT as u32 - 1,
-            );
             let (m, o) = ((f - joint_at) / j, (f - joint_at) % j);
-            Some((old_joint_at + m.min(k) * (k + 1) + o.min(k)) as usize)
+            (old_joint_at + m.min(k) * (k + 1) + o.min(k)) as usize
         };
-        let mut p = Othello::<U256>::new(16).expect("16x16");
-        let (mut moves, mut feats, mut buf) = (Vec::new(), Vec::new(), vec![0u8; 65]);
         let mut wide = 0;
-        for i in 0..200 {
-            p.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            p.play(moves[rng.below(moves.len())]);
-            p.pack(&mut buf);
-            let (b, share) = <BigPatternInputs as Features<Othello<U256>>>::bucket(&buf);
-            <BigPatternInputs as Features<Othello<U256>>>::features(
-                &buf,
-                &mut feats,
-                &mut Vec::new(),
-            );
-            let last = feats.last().copied().unwrap_or(0);
-            let j = patterns_big::JOINT as u32;
+        let count_wide = |feats: &[u32]| {
+            let last = feats.last().copied().unwrap_or(joint_at);
             let (m, o) = ((last - joint_at) / j, (last - joint_at) % j);
-            if m.max(o) >= patterns_big::OLD_JOINT as u32 {
+            if m.max(o) > k {
                 wide += 1;
             }
-            let sum = |b: usize| {
-                feats
-                    .iter()
-                    .filter_map(|&f| narrow(f).map(|i| w1[b * old + i] as f64))
-                    .sum::<f64>()
-            };
-            let mut model = share as f64 * sum(b);
-            if share < 1.0 {
-                model += (1.0 - share as f64) * sum(b + 1);
-            }
-            let expected = model * 100.0 / QL as f64;
-            let got = big.evaluate(&p) as f64;
-            assert!(
-                (got - expected).abs() <= 1.0,
-                "ply {i}: {got} against {expected}"
-            );
-        }
+        };
+        compare_with_the_model(16, 200, &mut rng, &net, narrow, count_wide);
         assert!(wide > 0, "no position with a mobility past the old table");
     }
 
