@@ -10,8 +10,31 @@
 # same setting of REFERENCE with the tuned evaluation (EvalFile=<hce>), REFERENCE being a build
 # with the table that rounds 1-4 measured with that evaluation (commit 9ffec7e, say). Both sides
 # are node-bound at 60 s + 0.6 s, so the machine's load does not matter.
+#
+#   scripts/strength_calibration.sh stockfish TABULA [ROUNDS] [BOOK]
+# round 6, the table now used: each UCI_Elo setting of TABULA against Stockfish 15.1 (Debian
+# `stockfish`) at the same rating on Stockfish 16's scale (CCRL Blitz, anchored on the Stash
+# engine's versions; 1320 is its floor, so 1000 and 1250 play its 1320). Stockfish 15.1 is set
+# to the level that scale gives (its own UCI_Elo that maps to that level) and searched to the
+# depth at which it picks its weakened move, 1 + int(level): both sides are node- or
+# depth-bound, so neither depends on the machine or its load.
 FC=${FASTCHESS:-../shared/tools/bin/fastchess}
 LIMIT="option.UCI_LimitStrength=true"
+if [ "$1" = stockfish ]; then
+    T=$2
+    R=${3:-50}
+    BOOK=${4:-scripts/chess-openings-77001.epd}
+    O="-openings file=$BOOK format=epd order=random -repeat -rounds $R -games 2 -concurrency 2"
+    # setting, Stockfish 15.1's UCI_Elo for Stockfish 16's level at that rating, pick depth
+    for row in "1000 1347 1" "1250 1347 1" "1500 1544 2" "2000 1801 5" "2400 1964 7" "2800 2279 11"; do
+        set -- $row
+        echo "== UCI_Elo $1 vs Stockfish 15.1 at $2 (Stockfish 16's level for $(( $1 < 1320 ? 1320 : $1 ))), depth $3"
+        nice $FC -engine cmd="$T" name=elo$1 $LIMIT option.UCI_Elo=$1 tc=60+0.6 \
+            -engine cmd=/usr/games/stockfish name=sf$2 $LIMIT option.UCI_Elo=$2 option.Threads=1 \
+            option.Hash=16 depth=$3 $O
+    done
+    exit
+fi
 if [ "$1" = network ]; then
     T=$2
     REF=$3

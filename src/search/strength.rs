@@ -21,17 +21,16 @@ pub struct Strength {
     pub seed: u64,
 }
 
-/// `UCI_Elo` -> level, measured (protocol/strength.md); linear between the points. Measured
-/// with the tuned evaluation (rounds 1-4), then moved so that the network a830ea4a (the default
-/// evaluation then) plays each setting as the tuned evaluation did at its old level (round 5).
-/// The network embedded since (fbc4fa2f, +89 Elo at 10 s + 0.1 s) is not re-measured here.
+/// `UCI_Elo` -> level, measured (protocol/strength.md, round 6); linear between the points.
+/// Each setting scores about half against Stockfish 15.1 at the same rating on Stockfish 16's
+/// scale (CCRL Blitz), both sides node- or depth-bound, with the network fbc4fa2f.
 const ELO_LEVELS: &[(f64, f64)] = &[
-    (1000.0, 1.5),
-    (1250.0, 2.3),
-    (1500.0, 3.9),
-    (2000.0, 9.6),
-    (2400.0, 12.1),
-    (2800.0, 16.8),
+    (1000.0, 1.05),
+    (1250.0, 2.8),
+    (1500.0, 5.2),
+    (2000.0, 10.6),
+    (2400.0, 15.0),
+    (2800.0, 19.8),
 ];
 
 pub const MIN_ELO: u32 = 1000;
@@ -64,9 +63,16 @@ impl Strength {
         (40.0 * 2f64.powf(self.clamped() / 1.6)) as u64
     }
 
-    /// Root lines searched and chosen among.
+    /// Root lines searched and chosen among: four, then two from level 16 and one from 18,
+    /// where the temperature (3 centipawns at 17, 1.2 at 18) leaves little to choose and the
+    /// extra lines would only cost the search (the top settings could not reach their names
+    /// with four; protocol/strength.md, round 6).
     pub fn lines(&self) -> usize {
-        4
+        match self.clamped() {
+            l if l < 16.0 => 4,
+            l if l < 18.0 => 2,
+            _ => 1,
+        }
     }
 
     /// Softmax temperature in score units (centipawns in chess): 120 at level 0, falling to
@@ -144,6 +150,8 @@ mod tests {
     fn weaker_levels_search_less_and_wander_more() {
         let s = |level| Strength { level, seed: 1 };
         assert!(s(0.0).nodes() < s(10.0).nodes());
+        assert!(s(0.0).lines() >= s(17.0).lines() && s(17.0).lines() > s(19.0).lines());
+        assert_eq!(s(19.0).lines(), 1);
         assert!(s(10.0).nodes() < s(19.0).nodes());
         assert!(s(0.0).temperature() > s(10.0).temperature());
         assert_eq!(s(FULL).temperature(), 0.0);
