@@ -89,12 +89,18 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--state", required=True, help="JSON state, saved every iteration")
     ap.add_argument("--only", default="", help="comma-separated names: tune just these")
+    ap.add_argument("--r-end", type=float, default=0.0,
+                    help="every parameter's r_end (default: the engine's, OpenBench's 0.002; "
+                         "a short run needs a larger one to move at all)")
     args = ap.parse_args()
 
     params = params_of(args.engine)
     if args.only:
         keep = set(args.only.split(","))
         params = [p for p in params if p["name"] in keep]
+    if args.r_end > 0:
+        for p in params:
+            p["r_end"] = args.r_end
     openings = [l.strip() for l in open(args.openings) if l.strip()]
     state = {"iteration": 0, "theta": {p["name"]: p["value"] for p in params},
              "history": [], "games": 0}

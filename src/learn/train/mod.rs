@@ -209,7 +209,16 @@ pub fn run<G: Learn, F: Features<G>>(
                     F::MODEL
                 ));
             }
-            Model::from_network(&net, ql)
+            let m = Model::from_network(&net, ql);
+            if !F::LINEAR && cfg.hidden > m.hidden {
+                report(&format!(
+                    "widening the network from {} to {} cells a side",
+                    m.hidden, cfg.hidden
+                ));
+                m.widen(cfg.hidden, &mut rng)
+            } else {
+                m
+            }
         }
         None => Model::new(
             F::INPUTS,

@@ -108,6 +108,37 @@ impl Model {
         m
     }
 
+    /// The same network with `hidden` cells a side (more than it has): the new cells' input
+    /// weights random as in `new`, their biases and output weights zero, so the output is
+    /// unchanged until training moves them (a wider network that starts where this one is).
+    pub(super) fn widen(&self, hidden: usize, rng: &mut Rng) -> Model {
+        let h0 = self.hidden;
+        assert!(
+            !self.linear() && hidden > h0,
+            "widen a network to more cells"
+        );
+        let mut m = Model {
+            hidden,
+            p: Vec::new(),
+            ..self.clone()
+        };
+        m.p = Vec::with_capacity(m.len());
+        let s1 = (1.0 / 32.0f32).sqrt();
+        for row in self.p[..self.b1()].chunks_exact(h0) {
+            m.p.extend_from_slice(row);
+            m.p.extend((h0..hidden).map(|_| rng.normal() * s1 * 0.5));
+        }
+        m.p.extend_from_slice(&self.p[self.b1()..self.w2()]);
+        m.p.extend(std::iter::repeat_n(0.0, hidden - h0));
+        for half in self.p[self.w2()..self.b2()].chunks_exact(h0) {
+            m.p.extend_from_slice(half);
+            m.p.extend(std::iter::repeat_n(0.0, hidden - h0));
+        }
+        m.p.extend_from_slice(&self.p[self.b2()..]);
+        debug_assert_eq!(m.p.len(), m.len());
+        m
+    }
+
     pub(super) fn quantise(&self, game: &str, ql: i32) -> Network {
         let q16 = |v: f32, s: i32| (v * s as f32).round().clamp(-32767.0, 32767.0) as i16;
         let p = &self.p;

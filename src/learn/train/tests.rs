@@ -186,3 +186,46 @@ fn chess_mirror_is_the_mirrored_board() {
         "only {checked} positions without castling rights"
     );
 }
+
+/// A network widened to more cells computes what it computed before, on every example, and
+/// keeps its shape's offsets (the new cells start with zero output weights).
+#[test]
+fn a_widened_network_computes_what_it_did() {
+    let mut rng = Rng::new(17);
+    let mut m = Model::new(NnueInputs::INPUTS, 16, NnueInputs::BUCKETS, &mut rng);
+    let ps = m.psqt_at();
+    let b1 = m.b1();
+    for v in &mut m.p[b1..] {
+        *v = rng.normal() * 0.3;
+    }
+    for v in &mut m.p[ps..] {
+        *v = rng.normal() * 0.5;
+    }
+    let wide = m.widen(40, &mut rng);
+    assert_eq!((wide.hidden, wide.p.len()), (40, wide.len()));
+    for half in wide.p[wide.w2()..wide.b2()].chunks_exact(40) {
+        assert!(
+            half[16..].iter().all(|&v| v == 0.0),
+            "new cells' output weights"
+        );
+    }
+    let mut pos = Chess::default();
+    let mut moves = Vec::new();
+    let mut packed = [0u8; 32];
+    let (mut a, mut b) = (vec![0.0; 2 * 16], vec![0.0; 2 * 40]);
+    let mut ex = Example::default();
+    for ply in 0..100 {
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        pos.play(moves[rng.below(moves.len())]);
+        pos.pack(&mut packed);
+        NnueInputs::features(&packed, &mut ex.us, &mut ex.them);
+        (ex.bucket, ex.share) = NnueInputs::bucket(&packed);
+        let (x, y) = (forward(&m, &ex, &mut a), forward(&wide, &ex, &mut b));
+        assert!((x - y).abs() < 1e-4, "ply {ply}: {x} against {y}");
+        // The old cells are the same cells.
+        assert_eq!(&a[..16], &b[..16]);
+    }
+}
