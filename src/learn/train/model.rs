@@ -63,10 +63,9 @@ impl Model {
         if m.linear() {
             return m;
         }
-        let s1 = (1.0 / 32.0f32).sqrt();
         let b1 = m.b1();
         for v in &mut m.p[..b1] {
-            *v = rng.normal() * s1 * 0.5;
+            *v = input_weight(rng);
         }
         let s2 = (1.0 / hidden as f32).sqrt();
         let (w2, b2) = (m.w2(), m.b2());
@@ -123,10 +122,9 @@ impl Model {
             ..self.clone()
         };
         m.p = Vec::with_capacity(m.len());
-        let s1 = (1.0 / 32.0f32).sqrt();
         for row in self.p[..self.b1()].chunks_exact(h0) {
             m.p.extend_from_slice(row);
-            m.p.extend((h0..hidden).map(|_| rng.normal() * s1 * 0.5));
+            m.p.extend((h0..hidden).map(|_| input_weight(rng)));
         }
         m.p.extend_from_slice(&self.p[self.b1()..self.w2()]);
         m.p.extend(std::iter::repeat_n(0.0, hidden - h0));
@@ -182,6 +180,12 @@ impl Model {
                 .collect(),
         }
     }
+}
+
+/// A new network's first-layer weight (`Model::new`, and the new cells of `Model::widen`).
+fn input_weight(rng: &mut Rng) -> f32 {
+    let s1 = (1.0 / 32.0f32).sqrt();
+    rng.normal() * s1 * 0.5
 }
 
 /// One training example, unpacked from a record.
