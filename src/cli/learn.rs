@@ -93,9 +93,10 @@ pub struct TrainArgs {
     /// linear evaluation, `EvalFile=<hce>` or a file); Othello `patterns`.
     #[arg(long)]
     pub model: Option<String>,
-    /// Accumulator cells per side (the engine evaluates with the size it was built for); with
-    /// `--init`, a network of fewer cells is widened to this many (the new cells start silent).
-    #[arg(long, default_value_t = 128)]
+    /// Accumulator cells per side (the engine evaluates with the size it was built for, the
+    /// default); with `--init`, a network of fewer cells is widened to this many (the new
+    /// cells start silent).
+    #[arg(long, default_value_t = tabula::games::chess::nnue::HIDDEN)]
     pub hidden: usize,
     #[arg(long, default_value_t = 20)]
     pub epochs: usize,

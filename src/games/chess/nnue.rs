@@ -16,7 +16,7 @@ use crate::simd::{self, Level};
 use cozy_chess::{Board, Color, Piece, Square};
 
 pub const INPUTS: usize = 768;
-pub const HIDDEN: usize = 128;
+pub const HIDDEN: usize = 256;
 /// Output buckets, by the number of pieces on the board (2..32 in eight steps).
 pub const BUCKETS: usize = 8;
 
