@@ -209,13 +209,16 @@ fn big_othello_patterns_train_and_load() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The summary line's plies per game of a chess datagen run from `fen`, with `extra`.
-fn plies_per_game(dir: &Path, name: &str, fen: &str, extra: &[&str]) -> (f64, String) {
+/// Records of a four-game chess datagen run from `fen` (with `extra`) whose position is one
+/// the 4-piece tables decide: at most four pieces, just after a capture or a pawn move
+/// (halfmove clock 0, where a WDL result holds); and the run's summary line.
+fn decided_records(dir: &Path, name: &str, fen: &str, extra: &[&str]) -> (usize, String) {
     let book = dir.join(format!("{name}.epd"));
+    let data = dir.join(format!("{name}.bin"));
     std::fs::write(&book, format!("{fen}\n")).expect("the book");
     let out = Command::new(TABULA)
         .args(["--game", "chess", "datagen", "--out"])
-        .arg(dir.join(format!("{name}.bin")))
+        .arg(&data)
         .args([
             "--games",
             "4",
@@ -234,22 +237,33 @@ fn plies_per_game(dir: &Path, name: &str, fen: &str, extra: &[&str]) -> (f64, St
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "datagen failed: {text}");
-    let line = text
+    let records = Command::new(TABULA)
+        .args(["--game", "chess", "data"])
+        .arg(&data)
+        .args(["--text", "100000"])
+        .output()
+        .expect("tabula runs");
+    assert!(records.status.success());
+    let listing = String::from_utf8_lossy(&records.stdout).to_string();
+    let decided = listing
         .lines()
-        .rfind(|l| l.contains("plies/game"))
-        .unwrap_or_else(|| panic!("no summary in {text}"))
-        .to_string();
-    let plies = line
-        .split('|')
-        .find_map(|f| f.trim().strip_suffix("plies/game"))
-        .and_then(|n| n.trim().parse::<f64>().ok())
-        .unwrap_or_else(|| panic!("no plies/game in {line}"));
-    (plies, line)
+        .filter_map(|l| l.split(" | ").next())
+        .filter(|fen| {
+            let f: Vec<&str> = fen.split_whitespace().collect();
+            f.len() == 6
+                && f[0].chars().filter(|c| c.is_ascii_alphabetic()).count() <= 4
+                && f[4] == "0"
+        })
+        .count();
+    (decided, text)
 }
 
-/// With the tablebases of tests/data/syzygy (up to 4 pieces), a game ends when a capture or
-/// pawn move brings it into a table: from KRP v KR (5 pieces) the games are shorter than
-/// without them (the tables' results themselves are tested in tests/syzygy.rs).
+/// With the tablebases of tests/data/syzygy (up to 4 pieces), a game ends where the tables
+/// decide it: at a position of at most four pieces just after a capture or a pawn move (or
+/// the start), so no such position is recorded; without them the games play on through such
+/// positions. From KR v KR (the even-numbered games start there, the clock at 0; the odd ones
+/// play a random move first) and from KRP v KR (where a capture or a pawn move brings the
+/// game into the tables). The tables' results themselves are tested in tests/syzygy.rs.
 #[test]
 fn chess_games_end_where_the_tablebases_decide_them() {
     let dir = tmp("syzygy");
@@ -259,10 +273,16 @@ fn chess_games_end_where_the_tablebases_decide_them() {
             .join("tests/data/syzygy")
             .display()
     );
+    let krkr = "8/8/4k3/8/8/2r5/8/R3K3 w - - 0 1";
     let krp = "8/8/4k3/8/8/2r5/4P3/R3K3 w - - 0 1";
-    let (with, line) = plies_per_game(&dir, "with", krp, &["--option", &tb]);
-    let (without, line0) = plies_per_game(&dir, "without", krp, &[]);
-    assert!(with < without, "with tables: {line}; without: {line0}");
-    eprintln!("with tables: {line}\nwithout: {line0}");
+    let (without, line) = decided_records(&dir, "without", krkr, &[]);
+    assert!(
+        without >= 2,
+        "without tables: {without} decided positions; {line}"
+    );
+    for (name, fen) in [("krkr", krkr), ("krp", krp)] {
+        let (with, line) = decided_records(&dir, name, fen, &["--option", &tb]);
+        assert_eq!(with, 0, "{name} with tables: {line}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
