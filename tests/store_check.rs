@@ -257,7 +257,10 @@ fn damaged_weights_and_books_are_refused_naming_the_file() {
     let (ok, out) = check(&[&nnue, &book, &root.join("weights/othello-patterns.bin")]);
     assert!(ok, "{out}");
     assert!(
-        out.contains("weight file TABULAN3 (CRC-32 of the whole file): chess 768x128x8 with psqt"),
+        out.contains(&format!(
+            "weight file TABULAN3 (CRC-32 of the whole file): chess 768x{}x8 with psqt",
+            tabula::games::chess::nnue::HIDDEN
+        )),
         "{out}"
     );
     assert!(
