@@ -198,7 +198,13 @@ fn run(mut cli: Cli) -> Result<(), String> {
                     Chess::default(),
                     &args,
                 ),
-                m => Err(format!("train: chess has models hce and nnue, not '{m}'")),
+                "nnue-kings" => learn::train::<Chess, tabula::games::chess::learn::NnueKingInputs>(
+                    Chess::default(),
+                    &args,
+                ),
+                m => Err(format!(
+                    "train: chess has models hce, nnue and nnue-kings, not '{m}'"
+                )),
             },
             GameKind::Othello if cli.size == 8 => match args.model.as_deref().unwrap_or("patterns")
             {

@@ -136,6 +136,72 @@ fn othello_patterns_train_and_load() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Chess's network by king bucket through the same pipeline: a fit from the embedded
+/// 768-input network (`--init`), a file of 3,072 inputs that `tabula data --check` names, and the
+/// engine plays with it (its king moves change frames: a game of a few moves each way).
+#[test]
+fn chess_king_buckets_train_and_load() {
+    let dir = tmp("kings");
+    let data = dir.join("c.bin");
+    let weights = dir.join("k.nnue");
+    datagen("chess", &data, 4, 2, &[]);
+    let init = Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/chess-nnue.bin");
+    let out = Command::new(TABULA)
+        .args(["train", "--model", "nnue-kings", "--data"])
+        .arg(&data)
+        .arg("--init")
+        .arg(&init)
+        .arg("--out")
+        .arg(&weights)
+        .args(["--epochs", "1", "--threads", "1"])
+        .output()
+        .expect("tabula runs");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "train failed: {log}");
+    assert!(log.contains("3840x"), "the trainer's layout: {log}");
+    let checked = Command::new(TABULA)
+        .args(["data", "--check"])
+        .arg(&weights)
+        .output()
+        .expect("tabula runs");
+    let said = String::from_utf8_lossy(&checked.stdout);
+    assert!(
+        checked.status.success() && said.contains("chess 3072x"),
+        "{said}"
+    );
+    let mut child = Command::new(TABULA)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("tabula starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(
+        stdin,
+        "uci\nsetoption name EvalFile value {}\nisready\nposition startpos moves e2e4 e7e5 e1e2 e8e7 e2d3 e7d6\ngo depth 6",
+        weights.display()
+    )
+    .expect("written");
+    let mut seen = Vec::new();
+    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
+        let line = line.expect("a line");
+        let done = line.starts_with("bestmove ");
+        seen.push(line);
+        if done {
+            break;
+        }
+    }
+    let _ = writeln!(stdin, "quit");
+    let _ = child.wait();
+    let text = seen.join("\n");
+    assert!(!text.contains("error"), "{text}");
+    assert!(
+        seen.last()
+            .is_some_and(|l| l.starts_with("bestmove ") && l != "bestmove 0000"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The big boards use the same pipeline: 12x12 self-play, a fit from the hand-written
 /// evaluation (`--init '<hand>'`), and the engine on 12x12 plays with the file; the 8x8
 /// engine refuses it (another layout).

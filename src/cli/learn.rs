@@ -89,8 +89,10 @@ pub struct TrainArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Which of the game's models: chess `nnue` (a network: the
-    /// evaluation the engine plays with, embedded or loaded with `EvalFile`) or `hce` (the tuned
-    /// linear evaluation, `EvalFile=<hce>` or a file); Othello `patterns`.
+    /// evaluation the engine plays with, embedded or loaded with `EvalFile`), `nnue-kings` (the
+    /// same with its inputs by king bucket; `--init` of a `nnue` file copies it into every
+    /// bucket) or `hce` (the tuned linear evaluation, `EvalFile=<hce>` or a file); Othello
+    /// `patterns`.
     #[arg(long)]
     pub model: Option<String>,
     /// Accumulator cells per side (the engine evaluates with the size it was built for, the

@@ -111,4 +111,10 @@ pub trait Features<G: Learn> {
     fn upgrade(net: network::Network) -> network::Network {
         net
     }
+    /// The network the engine reads of one in the trainer's layout (what `train` writes): for
+    /// inputs with training-only parts (a factor shared by buckets, folded into each). The
+    /// default: as it is.
+    fn export(net: network::Network) -> network::Network {
+        net
+    }
 }

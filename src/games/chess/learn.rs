@@ -7,7 +7,7 @@
 //! none); halfmove clock; fullmove number (u16); one reserved zero byte.
 
 use super::{Chess, nnue};
-use crate::learn::{Features, Learn};
+use crate::learn::{Features, Learn, network};
 use cozy_chess::{BitBoard, Board, BoardBuilder, CastleRights, Color, File, Piece, Rank, Square};
 
 /// The packed piece codes of a packed position: (square, piece, colour) for each piece.
@@ -76,6 +76,110 @@ impl Features<Chess> for NnueInputs {
     /// the 768 -> 128 network from 0.02478 to 0.02273 (protocol/learning.md).
     fn mirror(us: &mut [u32], them: &mut [u32]) {
         us.iter_mut().chain(them.iter_mut()).for_each(|f| *f ^= 7);
+    }
+}
+
+/// The network's inputs by king bucket (`nnue::king_frame`): for `tabula train --model
+/// nnue-kings`. A position and its mirror image have the same inputs (each side sees the board
+/// with its king on files a-d), so there is no mirror to show the trainer.
+///
+/// In training each piece also activates a factor: one more set of 768 inputs (the last),
+/// shared by every bucket, that learns what the buckets have in common from all the data,
+/// while each bucket's own rows learn only its difference; the file the engine reads has the
+/// factor folded into every bucket (`export`). Without it, the buckets fitted on 11 M
+/// positions lost on held-out games from the first epoch (protocol/learning.md).
+pub struct NnueKingInputs;
+
+/// Where the factor's inputs start (after the buckets').
+const FACTOR: usize = nnue::KING_BUCKETS * nnue::INPUTS;
+
+impl Features<Chess> for NnueKingInputs {
+    const MODEL: &'static str = "nnue-kings";
+    const INPUTS: usize = FACTOR + nnue::INPUTS;
+    const LINEAR: bool = false;
+    const BUCKETS: usize = nnue::BUCKETS;
+
+    fn features(packed: &[u8], us: &mut Vec<u32>, them: &mut Vec<u32>) {
+        us.clear();
+        them.clear();
+        let colour = |c: usize| if c == 0 { Color::White } else { Color::Black };
+        let stm = colour(packed_side(packed));
+        let mut kings = [Square::A1; 2];
+        for (sq, piece, color) in packed_pieces(packed) {
+            if piece == 5 {
+                kings[color.min(1)] = Square::index(sq);
+            }
+        }
+        let frame = |p: Color| nnue::king_frame(p, kings[p as usize]);
+        let (fu, ft) = (frame(stm), frame(!stm));
+        for (sq, piece, color) in packed_pieces(packed) {
+            let (sq, piece, color) = (Square::index(sq), Piece::index(piece.min(5)), colour(color));
+            for (out, f, side) in [(&mut *us, fu, stm), (&mut *them, ft, !stm)] {
+                let i = nnue::feature_in(f, side, color, piece, sq);
+                out.push(i as u32);
+                out.push((FACTOR + i % nnue::INPUTS) as u32);
+            }
+        }
+    }
+
+    fn bucket(packed: &[u8]) -> (usize, f32) {
+        NnueInputs::bucket(packed)
+    }
+
+    /// A file the engine reads in the trainer's layout: a 768-input network
+    /// (`--init weights/chess-nnue.bin`) as the factor with empty buckets, which evaluates as
+    /// it did (a perspective with its king on files e-h then reads the mirror image's weights,
+    /// which the mirrored training of the 768-input network made nearly the same); a
+    /// king-bucketed one as its buckets with an empty factor.
+    fn upgrade(mut net: network::Network) -> network::Network {
+        if net.game != "chess" || net.hidden == 0 {
+            return net;
+        }
+        let (h, b) = (net.hidden, net.buckets);
+        let pad = |v: &mut Vec<i16>, per: usize, inputs: usize, front: bool| {
+            if v.len() == inputs * per {
+                let zeros = vec![0; (Self::INPUTS - inputs) * per];
+                *v = if front {
+                    [zeros, v.clone()]
+                } else {
+                    [v.clone(), zeros]
+                }
+                .concat();
+            }
+        };
+        match net.inputs {
+            nnue::INPUTS => {
+                pad(&mut net.w1, h, nnue::INPUTS, true);
+                pad(&mut net.psqt, b, nnue::INPUTS, true);
+            }
+            FACTOR => {
+                pad(&mut net.w1, h, FACTOR, false);
+                pad(&mut net.psqt, b, FACTOR, false);
+            }
+            _ => return net,
+        }
+        net.inputs = Self::INPUTS;
+        net
+    }
+
+    /// The factor folded into every bucket: the `KING_BUCKETS * 768` inputs the engine reads.
+    fn export(mut net: network::Network) -> network::Network {
+        if net.inputs != Self::INPUTS {
+            return net;
+        }
+        let fold = |v: &[i16], per: usize| -> Vec<i16> {
+            let (buckets, factor) = v.split_at(FACTOR * per);
+            buckets
+                .chunks_exact(nnue::INPUTS * per)
+                .flat_map(|rows| rows.iter().zip(factor).map(|(a, b)| a.saturating_add(*b)))
+                .collect()
+        };
+        net.w1 = fold(&net.w1, net.hidden);
+        if !net.psqt.is_empty() {
+            net.psqt = fold(&net.psqt, net.buckets);
+        }
+        net.inputs = FACTOR;
+        net
     }
 }
 

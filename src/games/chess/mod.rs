@@ -64,14 +64,14 @@ impl Chess {
         }
     }
 
-    /// The network's input changes of a legal move: pieces removed and added.
-    fn apply_to_accumulator(&mut self, net: &Net, mv: Move) {
+    /// The network's input changes of a legal move: pieces removed and added. Returns the
+    /// side whose king the move takes into another frame (a king-bucketed network): its
+    /// accumulator is to be refreshed once the move is on the board.
+    fn apply_to_accumulator(&mut self, net: &Net, mv: Move) -> Option<Color> {
         type Change = (Color, Piece, Square);
         let b = &self.board;
         let us = b.side_to_move();
-        let Some(piece) = b.piece_on(mv.from) else {
-            return;
-        };
+        let piece = b.piece_on(mv.from)?;
         let mut removed: [Change; 2] = [(us, piece, mv.from); 2];
         let mut added: [Change; 2] = [(us, piece, mv.to); 2];
         let (mut nr, mut na) = (1, 1);
@@ -101,6 +101,9 @@ impl Chess {
             }
         }
         net.update(&mut self.acc, &removed[..nr], &added[..na]);
+        // The king's square after the move: the first piece added (castling puts it first).
+        (piece == Piece::King && net.frame(us, added[0].2) != self.acc.frame[us as usize])
+            .then_some(us)
     }
 
     pub(crate) fn is_castle(&self, mv: Move) -> bool {
@@ -220,9 +223,14 @@ impl Rules for Chess {
 
     fn play(&mut self, mv: Move) {
         if let Eval::Net(net) = self.eval {
-            self.apply_to_accumulator(net, mv);
+            let moved = self.apply_to_accumulator(net, mv);
+            self.board.play_unchecked(mv);
+            if let Some(side) = moved {
+                net.refresh_side(&mut self.acc, side, &self.board);
+            }
+        } else {
+            self.board.play_unchecked(mv);
         }
-        self.board.play_unchecked(mv);
     }
 
     /// Perft on the bare board: no accumulators to copy or update.

@@ -244,7 +244,7 @@ pub fn run<G: Learn, F: Features<G>>(
     let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0; n]).collect();
     let (b2_start, psqt_start) = (m.b2(), m.psqt_at());
     let linear = m.linear();
-    let mut best = m.quantise(G::NAME, ql);
+    let mut best = F::export(m.quantise(G::NAME, ql));
     let mut best_loss = f64::INFINITY;
     for epoch in 1..=cfg.epochs {
         let began = Instant::now();
@@ -339,7 +339,7 @@ pub fn run<G: Learn, F: Features<G>>(
         // Keep the network that does best on the held-out games (early stopping).
         if held_loss <= best_loss || held.is_empty() {
             best_loss = held_loss;
-            best = m.quantise(G::NAME, ql);
+            best = F::export(m.quantise(G::NAME, ql));
             std::fs::write(&cfg.out, best.to_bytes())
                 .map_err(|e| format!("cannot write {}: {e}", cfg.out.display()))?;
         }

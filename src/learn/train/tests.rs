@@ -3,7 +3,7 @@
 use super::*;
 use crate::game::{Notation, Rules};
 use crate::games::chess::Chess;
-use crate::games::chess::learn::NnueInputs;
+use crate::games::chess::learn::{NnueInputs, NnueKingInputs};
 
 /// The engine's tuned chess evaluation (integer, `hce::Hce`) computes what the trainer's
 /// float linear model does, tapered between its two buckets.
@@ -16,34 +16,46 @@ fn tuned_chess_evaluation_matches_the_float_model() {
         *v = (rng.below(2001) as f32 - 1000.0) / 4000.0;
     }
     let hce = Hce::from_bytes(&m.quantise("chess", linear_q(false)).to_bytes()).unwrap();
+    for_each_random_position::<HceInputs>(&mut rng, 120, |ply, pos, ex| {
+        let float = forward(&m, ex, &mut []) * SCALE as f32;
+        let q = hce.evaluate(&pos.board);
+        assert!(
+            (q as f32 - float).abs() <= 3.0,
+            "ply {ply}: integer {q}, float {float}"
+        );
+    });
+}
+
+/// Plays a random game from the start (at most `plies` moves, chosen by `rng`) and calls `f`
+/// with the ply, each position reached and its example under the inputs `F`.
+fn for_each_random_position<F: Features<Chess>>(
+    rng: &mut Rng,
+    plies: usize,
+    mut f: impl FnMut(usize, &Chess, &Example),
+) {
     let mut pos = Chess::default();
     let mut moves = Vec::new();
     let mut packed = [0u8; 32];
     let mut ex = Example::default();
-    for ply in 0..120 {
+    for ply in 0..plies {
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
             break;
         }
         pos.play(moves[rng.below(moves.len())]);
         pos.pack(&mut packed);
-        HceInputs::features(&packed, &mut ex.us, &mut ex.them);
-        (ex.bucket, ex.share) = HceInputs::bucket(&packed);
-        let float = forward(&m, &ex, &mut []) * SCALE as f32;
-        let q = hce.evaluate(&pos.board);
-        assert!(
-            (q as f32 - float).abs() <= 3.0,
-            "ply {ply}: integer {q}, float {float}"
-        );
+        F::features(&packed, &mut ex.us, &mut ex.them);
+        (ex.bucket, ex.share) = F::bucket(&packed);
+        f(ply, &pos, &ex);
     }
 }
 
-/// The quantised network computes what the float one does.
-#[test]
-fn quantised_output_matches_the_float_model() {
-    let mut rng = Rng::new(3);
+/// The quantised network of inputs `F` computes what the float one does, and the engine
+/// computes what the quantised one does.
+fn quantised_output_matches<F: Features<Chess>>(seed: u64) {
+    let mut rng = Rng::new(seed);
     let hidden = crate::games::chess::nnue::HIDDEN;
-    let mut m = Model::new(NnueInputs::INPUTS, hidden, NnueInputs::BUCKETS, &mut rng);
+    let mut m = Model::new(F::INPUTS, hidden, F::BUCKETS, &mut rng);
     // The psqt term starts at zero; give it weights of a few pawns so that it counts.
     let ps = m.psqt_at();
     assert!(m.psqt && m.p.len() > ps);
@@ -51,23 +63,12 @@ fn quantised_output_matches_the_float_model() {
         *v = rng.normal() * 0.5;
     }
     let net = m.quantise("chess", linear_q(false));
-    let engine = crate::games::chess::nnue::Net::from_bytes(&net.to_bytes()).unwrap();
+    let file = F::export(net.clone()).to_bytes();
+    let engine = crate::games::chess::nnue::Net::from_bytes(&file).unwrap();
     let rounded = Model::from_network(&net, linear_q(false));
-    let mut pos = Chess::default();
-    let mut moves = Vec::new();
-    let mut packed = [0u8; 32];
     let mut acc = vec![0.0; 2 * hidden];
-    let mut ex = Example::default();
-    for ply in 0..60 {
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        pos.play(moves[rng.below(moves.len())]);
-        pos.pack(&mut packed);
-        NnueInputs::features(&packed, &mut ex.us, &mut ex.them);
-        ex.bucket = NnueInputs::bucket(&packed).0;
-        let float = forward(&m, &ex, &mut acc) * SCALE as f32;
+    for_each_random_position::<F>(&mut rng, 120, |ply, pos, ex| {
+        let float = forward(&m, ex, &mut acc) * SCALE as f32;
         let quant_acc = |feats: &[u32]| -> Vec<i16> {
             let mut a = net.b1.clone();
             for &f in feats {
@@ -86,14 +87,16 @@ fn quantised_output_matches_the_float_model() {
         };
         let q = net.output(&quant_acc(&ex.us), &quant_acc(&ex.them), ex.bucket)
             + Network::psqt_output(psqt(&ex.us), psqt(&ex.them));
-        // The engine's incremental evaluation computes the same.
+        // The engine's evaluation computes the same.
         assert_eq!(
             crate::games::chess::nnue::evaluate_fresh(&engine, &pos.board),
-            q
+            q,
+            "ply {ply}: {}",
+            pos.fen()
         );
         // The integer inference is the float model of the rounded weights, exactly (but for
         // the final truncation); rounding itself moves a random network by a few dozen units.
-        let float_rounded = forward(&rounded, &ex, &mut acc) * SCALE as f32;
+        let float_rounded = forward(&rounded, ex, &mut acc) * SCALE as f32;
         assert!(
             (q as f32 - float_rounded).abs() <= 2.5,
             "ply {ply}: integer {q}, float of the rounded weights {float_rounded}"
@@ -102,7 +105,79 @@ fn quantised_output_matches_the_float_model() {
             (q as f32 - float).abs() <= 60.0,
             "ply {ply}: quantised {q}, float {float}"
         );
+    });
+}
+
+#[test]
+fn quantised_output_matches_the_float_model() {
+    quantised_output_matches::<NnueInputs>(3);
+}
+
+/// The same with inputs by king bucket: the trainer's inputs and the engine's frames agree.
+#[test]
+fn king_bucketed_output_matches_the_float_model() {
+    quantised_output_matches::<NnueKingInputs>(4);
+    quantised_output_matches::<NnueKingInputs>(5);
+}
+
+/// A 768-input network as the king buckets' factor (`NnueKingInputs::upgrade`, what `train
+/// --model nnue-kings --init` starts from) computes what it did wherever both kings stand on
+/// files a-d (elsewhere a side reads the mirror image's weights); the file written of it
+/// (`export`) reads back into the trainer's layout as the same network.
+#[test]
+fn king_buckets_start_as_the_network_they_copy() {
+    let mut rng = Rng::new(23);
+    let mut m = Model::new(NnueInputs::INPUTS, 16, NnueInputs::BUCKETS, &mut rng);
+    let ps = m.psqt_at();
+    for v in &mut m.p[ps..] {
+        *v = rng.normal() * 0.5;
     }
+    let flat = m.quantise("chess", linear_q(false));
+    let kings = NnueKingInputs::upgrade(flat.clone());
+    assert_eq!(kings.inputs, NnueKingInputs::INPUTS);
+    let file = NnueKingInputs::export(kings.clone());
+    assert_eq!(
+        file.inputs,
+        crate::games::chess::nnue::KING_BUCKETS * NnueInputs::INPUTS
+    );
+    let again = Model::from_network(&NnueKingInputs::upgrade(file), linear_q(false));
+    let (a, b) = (
+        Model::from_network(&flat, linear_q(false)),
+        Model::from_network(&kings, linear_q(false)),
+    );
+    let (mut acc_a, mut acc_b) = (vec![0.0; 32], vec![0.0; 32]);
+    let mut packed = [0u8; 32];
+    let mut flat_ex = Example::default();
+    let mut checked = 0;
+    for game in 0..20 {
+        for_each_random_position::<NnueKingInputs>(&mut rng, 200, |ply, pos, ex| {
+            let on_left = |c| (pos.board.king(c).file() as usize) < 4;
+            if !(on_left(cozy_chess::Color::White) && on_left(cozy_chess::Color::Black)) {
+                return;
+            }
+            pos.pack(&mut packed);
+            NnueInputs::features(&packed, &mut flat_ex.us, &mut flat_ex.them);
+            (flat_ex.bucket, flat_ex.share) = NnueInputs::bucket(&packed);
+            let (x, y) = (
+                forward(&a, &flat_ex, &mut acc_a),
+                forward(&b, ex, &mut acc_b),
+            );
+            assert!(
+                (x - y).abs() < 1e-5,
+                "game {game} ply {ply}: {x} against {y}"
+            );
+            let z = forward(&again, ex, &mut acc_b);
+            assert!(
+                (x - z).abs() < 1e-5,
+                "game {game} ply {ply}: {x} against {z}"
+            );
+            checked += 1;
+        });
+    }
+    assert!(
+        checked > 50,
+        "only {checked} positions with both kings on files a-d"
+    );
 }
 
 /// The network's mirror image (`Features::mirror`) is the inputs of the board mirrored left to
@@ -209,23 +284,11 @@ fn a_widened_network_computes_what_it_did() {
             "new cells' output weights"
         );
     }
-    let mut pos = Chess::default();
-    let mut moves = Vec::new();
-    let mut packed = [0u8; 32];
     let (mut a, mut b) = (vec![0.0; 2 * 16], vec![0.0; 2 * 40]);
-    let mut ex = Example::default();
-    for ply in 0..100 {
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        pos.play(moves[rng.below(moves.len())]);
-        pos.pack(&mut packed);
-        NnueInputs::features(&packed, &mut ex.us, &mut ex.them);
-        (ex.bucket, ex.share) = NnueInputs::bucket(&packed);
-        let (x, y) = (forward(&m, &ex, &mut a), forward(&wide, &ex, &mut b));
+    for_each_random_position::<NnueInputs>(&mut rng, 100, |ply, _, ex| {
+        let (x, y) = (forward(&m, ex, &mut a), forward(&wide, ex, &mut b));
         assert!((x - y).abs() < 1e-4, "ply {ply}: {x} against {y}");
         // The old cells are the same cells.
         assert_eq!(&a[..16], &b[..16]);
-    }
+    });
 }
