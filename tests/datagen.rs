@@ -38,6 +38,31 @@ fn datagen(game: &str, out: &Path, games: u32, threads: u32, extra: &[&str]) {
     );
 }
 
+/// The lines the engine (started with `args`) writes for `script` up to its first `bestmove`,
+/// then `quit`.
+fn lines_to_bestmove(args: &[&str], script: &str) -> Vec<String> {
+    let mut child = Command::new(TABULA)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("tabula starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, "{script}").expect("written");
+    let mut seen = Vec::new();
+    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
+        let line = line.expect("a line");
+        let done = line.starts_with("bestmove ");
+        seen.push(line);
+        if done {
+            break;
+        }
+    }
+    let _ = writeln!(stdin, "quit");
+    let _ = child.wait();
+    seen
+}
+
 fn check(game: &str, extra: &[&str]) {
     let dir = tmp(game);
     let one = dir.join("one.bin");
@@ -102,30 +127,13 @@ fn othello_patterns_train_and_load() {
         "no disc error reported: {log}"
     );
     // The engine plays with the weights.
-    let mut child = Command::new(TABULA)
-        .args(["--game", "othello"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("tabula starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    writeln!(
-        stdin,
-        "ugi\nsetoption name OwnBook value false\nsetoption name EvalFile value {}\nisready\nposition startpos\ngo depth 4",
-        weights.display()
-    )
-    .expect("written");
-    let mut seen = Vec::new();
-    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
-        let line = line.expect("a line");
-        let done = line.starts_with("bestmove ");
-        seen.push(line);
-        if done {
-            break;
-        }
-    }
-    let _ = writeln!(stdin, "quit");
-    let _ = child.wait();
+    let seen = lines_to_bestmove(
+        &["--game", "othello"],
+        &format!(
+            "ugi\nsetoption name OwnBook value false\nsetoption name EvalFile value {}\nisready\nposition startpos\ngo depth 4",
+            weights.display()
+        ),
+    );
     let text = seen.join("\n");
     assert!(!text.contains("error"), "{text}");
     assert!(
@@ -169,29 +177,13 @@ fn chess_king_buckets_train_and_load() {
         checked.status.success() && said.contains("chess 3072x"),
         "{said}"
     );
-    let mut child = Command::new(TABULA)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("tabula starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    writeln!(
-        stdin,
-        "uci\nsetoption name EvalFile value {}\nisready\nposition startpos moves e2e4 e7e5 e1e2 e8e7 e2d3 e7d6\ngo depth 6",
-        weights.display()
-    )
-    .expect("written");
-    let mut seen = Vec::new();
-    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
-        let line = line.expect("a line");
-        let done = line.starts_with("bestmove ");
-        seen.push(line);
-        if done {
-            break;
-        }
-    }
-    let _ = writeln!(stdin, "quit");
-    let _ = child.wait();
+    let seen = lines_to_bestmove(
+        &[],
+        &format!(
+            "uci\nsetoption name EvalFile value {}\nisready\nposition startpos moves e2e4 e7e5 e1e2 e8e7 e2d3 e7d6\ngo depth 6",
+            weights.display()
+        ),
+    );
     let text = seen.join("\n");
     assert!(!text.contains("error"), "{text}");
     assert!(
@@ -241,31 +233,14 @@ fn big_othello_patterns_train_and_load() {
     let log = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "train failed: {log}");
     let play = |size: &str| {
-        let mut child = Command::new(TABULA)
-            .args(["--game", "othello", "--size", size])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("tabula starts");
-        let mut stdin = child.stdin.take().expect("stdin");
-        writeln!(
-            stdin,
-            "ugi\nsetoption name EvalFile value {}\nisready\nposition startpos\ngo depth 3",
-            weights.display()
+        lines_to_bestmove(
+            &["--game", "othello", "--size", size],
+            &format!(
+                "ugi\nsetoption name EvalFile value {}\nisready\nposition startpos\ngo depth 3",
+                weights.display()
+            ),
         )
-        .expect("written");
-        let mut seen = Vec::new();
-        for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
-            let line = line.expect("a line");
-            let done = line.starts_with("bestmove ");
-            seen.push(line);
-            if done {
-                break;
-            }
-        }
-        let _ = writeln!(stdin, "quit");
-        let _ = child.wait();
-        seen.join("\n")
+        .join("\n")
     };
     let big = play("12");
     assert!(!big.contains("error"), "{big}");

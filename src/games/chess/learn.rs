@@ -86,8 +86,8 @@ impl Features<Chess> for NnueInputs {
 /// In training each piece also activates a factor: one more set of 768 inputs (the last),
 /// shared by every bucket, that learns what the buckets have in common from all the data,
 /// while each bucket's own rows learn only its difference; the file the engine reads has the
-/// factor folded into every bucket (`export`). Without it, the buckets fitted on 11 M
-/// positions lost on held-out games from the first epoch (protocol/learning.md).
+/// factor folded into every bucket (`export`). On 11 M positions the buckets' held-out loss
+/// rose from the first epoch with the factor or without (protocol/learning.md).
 pub struct NnueKingInputs;
 
 /// Where the factor's inputs start (after the buckets').
