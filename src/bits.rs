@@ -52,6 +52,16 @@ pub trait Bits:
     fn fold64(self) -> u64;
     /// The lowest 64 bits (a whole 8x8 board).
     fn low64(self) -> u64;
+    /// `self << s` for `s` in 1..64 (a board's one-step shifts): no word moves to test.
+    #[inline]
+    fn shl_small(self, s: u32) -> Self {
+        self << s
+    }
+    /// `self >> s` for `s` in 1..64.
+    #[inline]
+    fn shr_small(self, s: u32) -> Self {
+        self >> s
+    }
 }
 
 impl Bits for u64 {
@@ -163,40 +173,52 @@ impl BitOrAssign for U256 {
         *self = *self | o;
     }
 }
+// The shifts move whole words by `s / 64` (a match the branch predictor learns per call site)
+// and then bits by `s % 64`, the carry from the word below taken as `(lo >> 1) >> (63 - b)`
+// so that `b = 0` needs no branch: straight-line code on every path (the boards' fills call
+// these dozens of times a move).
 impl Shl<u32> for U256 {
     type Output = U256;
+    #[inline]
     fn shl(self, s: u32) -> U256 {
-        let mut r = [0u64; 4];
-        if s >= 256 {
-            return U256(r);
-        }
-        let (w, b) = ((s / 64) as usize, s % 64);
-        for i in (w..4).rev() {
-            let src = i - w;
-            r[i] = self.0[src] << b;
-            if b > 0 && src > 0 {
-                r[i] |= self.0[src - 1] >> (64 - b);
-            }
-        }
-        U256(r)
+        let a = self.0;
+        let w = match s >> 6 {
+            0 => a,
+            1 => [0, a[0], a[1], a[2]],
+            2 => [0, 0, a[0], a[1]],
+            3 => [0, 0, 0, a[0]],
+            _ => return U256([0; 4]),
+        };
+        let b = s & 63;
+        let carry = |lo: u64| (lo >> 1) >> (63 - b);
+        U256([
+            w[0] << b,
+            (w[1] << b) | carry(w[0]),
+            (w[2] << b) | carry(w[1]),
+            (w[3] << b) | carry(w[2]),
+        ])
     }
 }
 impl Shr<u32> for U256 {
     type Output = U256;
+    #[inline]
     fn shr(self, s: u32) -> U256 {
-        let mut r = [0u64; 4];
-        if s >= 256 {
-            return U256(r);
-        }
-        let (w, b) = ((s / 64) as usize, s % 64);
-        for (i, out) in r.iter_mut().enumerate().take(4 - w) {
-            let src = i + w;
-            *out = self.0[src] >> b;
-            if b > 0 && src + 1 < 4 {
-                *out |= self.0[src + 1] << (64 - b);
-            }
-        }
-        U256(r)
+        let a = self.0;
+        let w = match s >> 6 {
+            0 => a,
+            1 => [a[1], a[2], a[3], 0],
+            2 => [a[2], a[3], 0, 0],
+            3 => [a[3], 0, 0, 0],
+            _ => return U256([0; 4]),
+        };
+        let b = s & 63;
+        let carry = |hi: u64| (hi << 1) << (63 - b);
+        U256([
+            (w[0] >> b) | carry(w[1]),
+            (w[1] >> b) | carry(w[2]),
+            (w[2] >> b) | carry(w[3]),
+            w[3] >> b,
+        ])
     }
 }
 
@@ -256,6 +278,28 @@ impl Bits for U256 {
     fn low64(self) -> u64 {
         self.0[0]
     }
+    #[inline]
+    fn shl_small(self, s: u32) -> Self {
+        let (a, b) = (self.0, s & 63);
+        let carry = |lo: u64| (lo >> 1) >> (63 - b);
+        U256([
+            a[0] << b,
+            (a[1] << b) | carry(a[0]),
+            (a[2] << b) | carry(a[1]),
+            (a[3] << b) | carry(a[2]),
+        ])
+    }
+    #[inline]
+    fn shr_small(self, s: u32) -> Self {
+        let (a, b) = (self.0, s & 63);
+        let carry = |hi: u64| (hi << 1) << (63 - b);
+        U256([
+            (a[0] >> b) | carry(a[1]),
+            (a[1] >> b) | carry(a[2]),
+            (a[2] >> b) | carry(a[3]),
+            a[3] >> b,
+        ])
+    }
 }
 
 #[cfg(test)]
@@ -284,5 +328,43 @@ mod tests {
             U256::one_at(200)
         );
         assert_eq!((!U256::zero()).count(), 256);
+    }
+
+    /// Every shift amount from 0 past 256 against a bit-by-bit shift, on sets with bits in
+    /// every word (the carries between words) and on the full set.
+    #[test]
+    fn u256_shifts_match_a_bit_by_bit_shift() {
+        let naive = |x: U256, s: u32, left: bool| {
+            let mut r = U256::zero();
+            for i in 0..256u32 {
+                let from = if left {
+                    i.checked_sub(s)
+                } else {
+                    i.checked_add(s)
+                };
+                if from.is_some_and(|f| f < 256 && x.has(f)) {
+                    r.set(i);
+                }
+            }
+            r
+        };
+        let mut z = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..6 {
+            let mut w = [0u64; 4];
+            for x in w.iter_mut() {
+                z = mix(z);
+                *x = z;
+            }
+            for x in [U256(w), !U256::zero(), U256::one_at(63) | U256::one_at(192)] {
+                for s in 0..=260 {
+                    assert_eq!(x << s, naive(x, s, true), "shl {s} of {x:?}");
+                    assert_eq!(x >> s, naive(x, s, false), "shr {s} of {x:?}");
+                    if (1..64).contains(&s) {
+                        assert_eq!(x.shl_small(s), naive(x, s, true), "shl_small {s}");
+                        assert_eq!(x.shr_small(s), naive(x, s, false), "shr_small {s}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -234,6 +234,11 @@ impl<G: Game> Engine<G> {
         &self.pos
     }
 
+    /// The game's start position (board size and options as the engine was made with).
+    pub fn start(&self) -> &G {
+        &self.start
+    }
+
     pub fn history(&self) -> &[u64] {
         &self.history
     }

@@ -38,9 +38,9 @@ pub fn bench_one<G: Game>(
     solver: fn() -> Vec<String>,
 ) -> Result<(), String> {
     let d = depth.unwrap_or(G::BENCH_DEPTH);
-    let r = tabula::bench::bench(template, G::bench_fens(), d)
-        .map_err(|e| format!("bench: {e} (the bench positions are for the standard board)"))?;
-    for l in tabula::bench::describe(G::NAME, d, &r) {
+    let r = tabula::bench::bench(template, &tabula::bench::positions(template), d)
+        .map_err(|e| format!("bench: {e}"))?;
+    for l in tabula::bench::describe(&tabula::bench::name(template), d, &r) {
         say!("{l}");
     }
     for l in solver() {
@@ -70,6 +70,13 @@ pub fn bench_all(depth: Option<u32>) -> Result<(), String> {
     lines.extend(tabula::games::domineering::bench_solver());
     lines.extend(tabula::bench::run_game(&Othello::<u64>::new(8)?, depth));
     lines.extend(tabula::games::othello::bench_solver());
+    lines.extend(tabula::bench::run_game(&Othello::<u128>::new(10)?, depth));
+    for n in [12, 14, 16] {
+        lines.extend(tabula::bench::run_game(
+            &Othello::<tabula::bits::U256>::new(n)?,
+            depth,
+        ));
+    }
     for l in lines {
         say!("{l}");
     }

@@ -79,4 +79,9 @@ pub trait SearchHints: Rules {
     fn bench_fens() -> &'static [&'static str] {
         &[]
     }
+    /// The board's name ("16x16") where it is not the one `bench_fens` are written for; the
+    /// bench then searches positions of a fixed line from the start (`bench::positions`).
+    fn bench_board(&self) -> Option<String> {
+        None
+    }
 }

@@ -317,7 +317,7 @@ impl<G: Game> Session<G> {
                         "bench: depth at most {MAX_PROTOCOL_BENCH_DEPTH} here; use `tabula bench --depth N`"
                     ));
                 } else {
-                    for l in crate::bench::run_game::<G>(self.engine.position(), depth) {
+                    for l in crate::bench::run_game::<G>(self.engine.start(), depth) {
                         self.out.line(&l);
                     }
                 }

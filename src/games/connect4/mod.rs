@@ -360,6 +360,11 @@ impl SearchHints for Connect4 {
 
     const BENCH_DEPTH: u32 = 14;
 
+    fn bench_board(&self) -> Option<String> {
+        let d = &self.b.dims;
+        (d.width != 7 || d.height != 6).then(|| format!("{}x{}", d.width, d.height))
+    }
+
     fn bench_fens() -> &'static [&'static str] {
         &[
             "7/7/7/7/7/7 r 1",

@@ -310,6 +310,11 @@ impl<B: Bits> SearchHints for Domineering<B> {
 
     const BENCH_DEPTH: u32 = 7;
 
+    fn bench_board(&self) -> Option<String> {
+        let g = &self.geo;
+        (g.rows != 8 || g.cols != 8).then(|| format!("{}x{}", g.rows, g.cols))
+    }
+
     fn bench_fens() -> &'static [&'static str] {
         &[
             "8/8/8/8/8/8/8/8 h",

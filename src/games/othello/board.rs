@@ -74,14 +74,14 @@ impl<B: Bits> Geo<B> {
     pub fn shift(&self, x: B, d: usize) -> B {
         let n = self.n;
         match d {
-            0 => (x << 1) & self.not_first,
-            1 => (x >> 1) & self.not_last,
-            2 => (x << n) & self.all,
-            3 => x >> n,
-            4 => (x << (n + 1)) & self.not_first & self.all,
-            5 => (x << (n - 1)) & self.not_last & self.all,
-            6 => (x >> (n - 1)) & self.not_first,
-            _ => (x >> (n + 1)) & self.not_last,
+            0 => x.shl_small(1) & self.not_first,
+            1 => x.shr_small(1) & self.not_last,
+            2 => x.shl_small(n) & self.all,
+            3 => x.shr_small(n),
+            4 => x.shl_small(n + 1) & self.not_first & self.all,
+            5 => x.shl_small(n - 1) & self.not_last & self.all,
+            6 => x.shr_small(n - 1) & self.not_first,
+            _ => x.shr_small(n + 1) & self.not_last,
         }
     }
 
@@ -104,24 +104,23 @@ impl<B: Bits> Geo<B> {
             (n + 1, false, self.not_last),
         ];
         for (step, left, mask) in dirs {
-            let sh = |x: B, k: u32| {
+            let sh = |x: B| {
                 if left {
-                    x << (step * k)
+                    x.shl_small(step)
                 } else {
-                    x >> (step * k)
+                    x.shr_small(step)
                 }
             };
-            let mut pro = opp & mask;
-            let mut fill = me;
-            let mut k = 1;
-            while k < n {
-                fill |= pro & sh(fill, k);
-                pro &= sh(pro, k);
-                k *= 2;
+            // The opponent's discs reached from `me` one step at a time: as many steps as
+            // the longest run (a few, where a fill of the whole line is n - 2).
+            let pro = opp & mask;
+            let mut run = pro & sh(me);
+            let mut fill = run;
+            while !run.is_zero() {
+                run = pro & sh(run);
+                fill |= run;
             }
-            // `fill` now holds `me` plus every opponent run attached to it; the square one step
-            // past a run is a move if it is empty (and not a wrap-around).
-            out |= sh(fill & !me, 1) & mask & empty;
+            out |= sh(fill) & mask & empty;
         }
         out
     }

@@ -301,6 +301,10 @@ impl<B: Bits> SearchHints for Othello<B> {
         ]
     }
 
+    fn bench_board(&self) -> Option<String> {
+        (self.geo.n != 8).then(|| format!("{0}x{0}", self.geo.n))
+    }
+
     fn eval_error_sigma(&self, depth: i32, shallow: i32) -> Option<i32> {
         (self.geo.n == 8 && self.patterns.0.is_some())
             .then(|| search_error::sigma(self.empties(), depth, shallow))
