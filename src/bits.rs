@@ -52,6 +52,8 @@ pub trait Bits:
     fn fold64(self) -> u64;
     /// The lowest 64 bits (a whole 8x8 board).
     fn low64(self) -> u64;
+    /// The set of the bits of `words` (least significant word first) that fit.
+    fn from_words(words: &[u64; 4]) -> Self;
     /// `self << s` for `s` in 1..64 (a board's one-step shifts): no word moves to test.
     #[inline]
     fn shl_small(self, s: u32) -> Self {
@@ -90,6 +92,10 @@ impl Bits for u64 {
     fn low64(self) -> u64 {
         self
     }
+    #[inline]
+    fn from_words(words: &[u64; 4]) -> Self {
+        words[0]
+    }
 }
 
 impl Bits for u128 {
@@ -117,6 +123,10 @@ impl Bits for u128 {
     }
     fn low64(self) -> u64 {
         self as u64
+    }
+    #[inline]
+    fn from_words(words: &[u64; 4]) -> Self {
+        u128::from(words[0]) | (u128::from(words[1]) << 64)
     }
 }
 
@@ -277,6 +287,10 @@ impl Bits for U256 {
     }
     fn low64(self) -> u64 {
         self.0[0]
+    }
+    #[inline]
+    fn from_words(words: &[u64; 4]) -> Self {
+        U256(*words)
     }
     #[inline]
     fn shl_small(self, s: u32) -> Self {

@@ -85,15 +85,35 @@ impl<B: Bits> Geo<B> {
         }
     }
 
-    /// Squares where `me` may play against `opp`: for each direction a Kogge-Stone fill of
-    /// `me` through `opp` (the propagator is pre-masked so that multi-step shifts cannot
-    /// wrap around a row end), then one more step onto an empty square.
+    /// Squares where `me` may play against `opp`: for each direction the runs of `opp` next
+    /// to `me`, grown one step at a time while any grows (the propagator pre-masked so that
+    /// nothing wraps around a row end), then one more step onto an empty square. (A
+    /// Kogge-Stone fill takes log2(n) doubling steps whatever the runs; on the big boards
+    /// the runs are short and a shift of a 256-bit set is dear.)
     pub fn moves(&self, me: B, opp: B) -> B {
         let empty = self.all & !(me | opp);
-        let n = self.n;
         let mut out = B::zero();
-        // (step, shifts left?, propagator mask)
-        let dirs = [
+        for (step, left, mask) in self.rays() {
+            // The opponent's discs reached from `me` one step at a time: as many steps as
+            // the longest run (a few, where a fill of the whole line is n - 2).
+            let pro = opp & mask;
+            let mut run = pro & Self::step(me, step, left);
+            let mut fill = run;
+            while !run.is_zero() {
+                run = pro & Self::step(run, step, left);
+                fill |= run;
+            }
+            out |= Self::step(fill, step, left) & mask & empty;
+        }
+        out
+    }
+
+    /// The eight directions as (step, shifts left?, mask): a shifted set is masked so that
+    /// nothing wraps around a row end (squares beyond the last row hold no disc).
+    #[inline]
+    fn rays(&self) -> [(u32, bool, B); 8] {
+        let n = self.n;
+        [
             (1, true, self.not_first),
             (1, false, self.not_last),
             (n, true, self.all),
@@ -102,39 +122,28 @@ impl<B: Bits> Geo<B> {
             (n - 1, true, self.not_last),
             (n - 1, false, self.not_first),
             (n + 1, false, self.not_last),
-        ];
-        for (step, left, mask) in dirs {
-            let sh = |x: B| {
-                if left {
-                    x.shl_small(step)
-                } else {
-                    x.shr_small(step)
-                }
-            };
-            // The opponent's discs reached from `me` one step at a time: as many steps as
-            // the longest run (a few, where a fill of the whole line is n - 2).
-            let pro = opp & mask;
-            let mut run = pro & sh(me);
-            let mut fill = run;
-            while !run.is_zero() {
-                run = pro & sh(run);
-                fill |= run;
-            }
-            out |= sh(fill) & mask & empty;
+        ]
+    }
+
+    #[inline(always)]
+    fn step(x: B, step: u32, left: bool) -> B {
+        if left {
+            x.shl_small(step)
+        } else {
+            x.shr_small(step)
         }
-        out
     }
 
     /// Discs of `opp` that `me` flips by playing on `sq` (empty if the move is illegal).
     pub fn flips(&self, me: B, opp: B, sq: u32) -> B {
         let start = B::one_at(sq);
         let mut out = B::zero();
-        for d in 0..8 {
+        for (step, left, mask) in self.rays() {
             let mut line = B::zero();
-            let mut x = self.shift(start, d);
+            let mut x = Self::step(start, step, left) & mask;
             while !(x & opp).is_zero() {
                 line |= x;
-                x = self.shift(x, d);
+                x = Self::step(x, step, left) & mask;
             }
             if !(x & me).is_zero() {
                 out |= line;
@@ -146,10 +155,10 @@ impl<B: Bits> Geo<B> {
     /// Empty squares next to a disc of `discs` (frontier for potential mobility).
     pub fn neighbours(&self, discs: B) -> B {
         let mut out = B::zero();
-        for d in 0..8 {
-            out |= self.shift(discs, d);
+        for (step, left, mask) in self.rays() {
+            out |= Self::step(discs, step, left) & mask;
         }
-        out
+        out & self.all
     }
 
     /// Discs of `me` that can never be flipped because they are joined along an edge to a

@@ -97,6 +97,9 @@ pub struct Layout {
     /// with `3^i`, `i` the square's place in the instance's first order (`indices`).
     at: Vec<u32>,
     by_square: Vec<(u16, u32)>,
+    /// The squares some instance holds, as bits (`Bits::from_words`): the discs `indices`
+    /// visits.
+    covered: [u64; 4],
 }
 
 /// Pattern instances on every big board.
@@ -146,12 +149,15 @@ fn build(n: u32) -> Layout {
         offset += 3u32.pow(len);
     }
     debug_assert_eq!(offset, COUNTS_AT);
-    let (mut at, mut by_square) = (vec![0u32], Vec::new());
+    let (mut at, mut by_square, mut covered) = (vec![0u32], Vec::new(), [0u64; 4]);
     for sq in 0..(n * n) as u16 {
         for (k, (_, orders)) in instances.iter().enumerate() {
             if let Some(i) = orders[0].iter().position(|&s| s == sq) {
                 by_square.push((k as u16, 3u32.pow(i as u32)));
             }
+        }
+        if by_square.len() as u32 > at[at.len() - 1] {
+            covered[sq as usize / 64] |= 1 << (sq % 64);
         }
         at.push(by_square.len() as u32);
     }
@@ -160,6 +166,7 @@ fn build(n: u32) -> Layout {
         instances,
         at,
         by_square,
+        covered,
     }
 }
 
@@ -256,8 +263,9 @@ pub fn indices<B: Bits>(p: &Othello<B>, out: &mut [u32; FEATURES]) -> bool {
     for (o, (offset, _)) in out.iter_mut().zip(&l.instances) {
         *o = *offset;
     }
+    let covered = B::from_words(&l.covered);
     for (who, times) in [(p.me, 1u32), (p.opp, 2u32)] {
-        let mut x = who;
+        let mut x = who & covered;
         while !x.is_zero() {
             let s = x.lowest() as usize;
             x = x.without_lowest();
