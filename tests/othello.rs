@@ -430,3 +430,26 @@ fn big_boards_start_the_exact_solver_by_budget() {
         last = at(ms);
     }
 }
+
+/// `tabula bench` on a big board (it refused every board but 8x8 before): the whole command
+/// succeeds, names its board, and gives the same nodes on every run; the board's positions
+/// are a fixed line's (`bench::positions`).
+#[test]
+fn bench_on_a_big_board() {
+    let exe = env!("CARGO_BIN_EXE_tabula");
+    let run = || {
+        let out = std::process::Command::new(exe)
+            .args(["bench", "--game", "othello", "--size", "12", "--depth", "6"])
+            .output()
+            .expect("run tabula bench");
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        text.lines()
+            .find_map(|l| l.strip_prefix("signature othello-12x12 "))
+            .and_then(|n| n.trim().parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("no 12x12 signature in {text}"))
+    };
+    let nodes = run();
+    assert!(nodes > 0);
+    assert_eq!(nodes, run());
+}
