@@ -54,12 +54,12 @@ pub trait Bits:
     fn low64(self) -> u64;
     /// The set of the bits of `words` (least significant word first) that fit.
     fn from_words(words: &[u64; 4]) -> Self;
-    /// `self << s` for `s` in 1..64 (a board's one-step shifts): no word moves to test.
+    /// `self << s` for `s` in 0..64 (a board's one-step shifts): no word moves to test.
     #[inline]
     fn shl_small(self, s: u32) -> Self {
         self << s
     }
-    /// `self >> s` for `s` in 1..64.
+    /// `self >> s` for `s` in 0..64.
     #[inline]
     fn shr_small(self, s: u32) -> Self {
         self >> s
@@ -184,9 +184,9 @@ impl BitOrAssign for U256 {
     }
 }
 // The shifts move whole words by `s / 64` (a match the branch predictor learns per call site)
-// and then bits by `s % 64`, the carry from the word below taken as `(lo >> 1) >> (63 - b)`
-// so that `b = 0` needs no branch: straight-line code on every path (the boards' fills call
-// these dozens of times a move).
+// and then bits by `s % 64` (`shl_small`, `shr_small`: the carry from the next word taken as
+// `(lo >> 1) >> (63 - b)`, so that `b = 0` needs no branch): straight-line code on every
+// path (the boards' fills call these dozens of times a move).
 impl Shl<u32> for U256 {
     type Output = U256;
     #[inline]
@@ -199,14 +199,7 @@ impl Shl<u32> for U256 {
             3 => [0, 0, 0, a[0]],
             _ => return U256([0; 4]),
         };
-        let b = s & 63;
-        let carry = |lo: u64| (lo >> 1) >> (63 - b);
-        U256([
-            w[0] << b,
-            (w[1] << b) | carry(w[0]),
-            (w[2] << b) | carry(w[1]),
-            (w[3] << b) | carry(w[2]),
-        ])
+        U256(w).shl_small(s & 63)
     }
 }
 impl Shr<u32> for U256 {
@@ -221,14 +214,7 @@ impl Shr<u32> for U256 {
             3 => [a[3], 0, 0, 0],
             _ => return U256([0; 4]),
         };
-        let b = s & 63;
-        let carry = |hi: u64| (hi << 1) << (63 - b);
-        U256([
-            (w[0] >> b) | carry(w[1]),
-            (w[1] >> b) | carry(w[2]),
-            (w[2] >> b) | carry(w[3]),
-            w[3] >> b,
-        ])
+        U256(w).shr_small(s & 63)
     }
 }
 
@@ -373,7 +359,7 @@ mod tests {
                 for s in 0..=260 {
                     assert_eq!(x << s, naive(x, s, true), "shl {s} of {x:?}");
                     assert_eq!(x >> s, naive(x, s, false), "shr {s} of {x:?}");
-                    if (1..64).contains(&s) {
+                    if s < 64 {
                         assert_eq!(x.shl_small(s), naive(x, s, true), "shl_small {s}");
                         assert_eq!(x.shr_small(s), naive(x, s, false), "shr_small {s}");
                     }
