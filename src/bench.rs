@@ -14,10 +14,10 @@ pub struct BenchResult {
 }
 
 /// The positions a bench of `template`'s board searches, as FENs: the game's own
-/// (`bench_fens`) on the board they are written for; on any other board (Othello 10x10 to 16x16, other
-/// sizes of Connect Four and Domineering) the start and the positions after 12, 24 and 36
-/// plies of one fixed line from it (at ply `k` the legal move at index `(7k + 3) mod count`),
-/// so that every board has a signature. `template` is the start position.
+/// (`bench_fens`) on the board they are written for; on any other board (Othello 10x10 to
+/// 16x16, other sizes of Connect Four and Domineering) the start and the positions after 12,
+/// 24 and 36 plies of one fixed line from it (at ply `k` the legal move at index
+/// `(7k + 3) mod count`), so that every board has a signature. `template` is the start.
 pub fn positions<G: Game>(template: &G) -> Vec<String> {
     if template.bench_board().is_none() {
         return G::bench_fens().iter().map(|f| f.to_string()).collect();

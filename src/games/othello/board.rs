@@ -133,6 +133,8 @@ impl<B: Bits> Geo<B> {
                 pro &= sh(pro, k);
                 k *= 2;
             }
+            // `fill` now holds `me` plus every opponent run attached to it; the square one step
+            // past a run is a move if it is empty (and not a wrap-around).
             out |= sh(fill & !me, 1) & mask & empty;
         }
         out
