@@ -69,22 +69,6 @@ impl<B: Bits> Geo<B> {
         })
     }
 
-    /// Shifts a set one step in direction `d` (0..8: E, W, S, N, SE, SW, NE, NW).
-    #[inline]
-    pub fn shift(&self, x: B, d: usize) -> B {
-        let n = self.n;
-        match d {
-            0 => x.shl_small(1) & self.not_first,
-            1 => x.shr_small(1) & self.not_last,
-            2 => x.shl_small(n) & self.all,
-            3 => x.shr_small(n),
-            4 => x.shl_small(n + 1) & self.not_first & self.all,
-            5 => x.shl_small(n - 1) & self.not_last & self.all,
-            6 => x.shr_small(n - 1) & self.not_first,
-            _ => x.shr_small(n + 1) & self.not_last,
-        }
-    }
-
     /// Squares where `me` may play against `opp`: for each direction the runs of `opp` next
     /// to `me`, grown one step at a time while any grows (the propagator pre-masked so that
     /// nothing wraps around a row end), then one more step onto an empty square. (A
@@ -203,8 +187,9 @@ impl<B: Bits> Geo<B> {
         let on_edge = me & self.edges;
         loop {
             let mut grown = s;
-            for d in 0..4 {
-                grown |= self.shift(s, d) & on_edge;
+            // The first four rays: along the rows and the columns.
+            for &(step, left, mask) in &self.rays()[..4] {
+                grown |= Self::step(s, step, left) & mask & on_edge;
             }
             // Only along the edge the disc stands on: an edge square reached from an edge
             // square along an edge line.
