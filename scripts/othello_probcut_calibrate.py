@@ -4,9 +4,12 @@ on positions from self-play games from random openings, every depth 1..MAX of ta
 heuristic search (UGI `go depth N`, a fresh table each, the solver off as under any depth
 limit), and the standard deviation of (deep - shallow) for each pair the search uses, by
 empties. Run it with a build whose search has no probable cuts (or they change what they
-measure).
+measure). `--size N` calibrates a big board (10 to 16): its positions sampled by the same
+share of the game, its bands a tenth of the board's squares wide (`--size 16`: 25 empties).
 
   python3 scripts/othello_probcut_calibrate.py --tabula target/release/tabula --games 40
+  python3 scripts/othello_probcut_calibrate.py --tabula target/release/tabula --size 16 \
+      --games 12 --every 12 --max-depth 10
 """
 import argparse
 import random
@@ -30,20 +33,28 @@ def main():
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--max-depth", type=int, default=12)
     ap.add_argument("--every", type=int, default=6, help="plies between sampled positions")
+    ap.add_argument("--size", type=int, default=8, help="the board's side")
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    ugi = Ugi(args.tabula)
+    n = args.size
+    cells = n * n - 4
+    # 8x8's choices (10 random plies, positions from 50 down to 14 empties, bands of 10
+    # empties) scaled to the board.
+    random_plies = 10 * cells // 60
+    top, bottom, band_width = 50 * cells // 60, 14 * cells // 60, max(10, n * n // 10)
+    ugi = Ugi(args.tabula, ["--size", str(n)])
     ugi.send("setoption name OwnBook value false")
     diffs = {}  # (empties band, depth) -> [deep - shallow]
     for g in range(args.games):
         moves = []
-        for ply in range(60):
+        for ply in range(cells):
             pos = "position startpos" + (" moves " + " ".join(moves) if moves else "")
             legal = ugi.moves(pos)
             if not legal:
                 break
-            empties = 60 - len(moves)
-            if ply >= 10 and ply % args.every == g % args.every and 14 <= empties <= 50:
+            empties = cells - len(moves)
+            if (ply >= random_plies and ply % args.every == g % args.every
+                    and bottom <= empties <= top):
                 scores = {}
                 for d in range(1, args.max_depth + 1):
                     ugi.send("uginewgame")
@@ -54,12 +65,12 @@ def main():
                           and "bound" not in l]
                     if cp:
                         scores[d] = int(cp[-1].split(" score cp ")[1].split()[0])
-                band = empties // 10 * 10
+                band = empties // band_width * band_width
                 for d in range(3, args.max_depth + 1):
                     s = shallow_of(d)
                     if d in scores and s in scores:
                         diffs.setdefault((band, d), []).append(scores[d] - scores[s])
-            if ply < 10:
+            if ply < random_plies:
                 moves.append(rng.choice(legal))
             else:
                 moves.append(ugi.best(pos, "go nodes 3000"))
@@ -69,7 +80,7 @@ def main():
     print("|---|---|---|---|---|---|")
     for (band, d), xs in sorted(diffs.items()):
         if len(xs) >= 5:
-            print(f"| {band}-{band + 9} | {d} | {shallow_of(d)} | {len(xs)} | "
+            print(f"| {band}-{band + band_width - 1} | {d} | {shallow_of(d)} | {len(xs)} | "
                   f"{statistics.mean(xs):.0f} | {statistics.pstdev(xs):.0f} |")
 
 

@@ -6,7 +6,7 @@ mod common;
 use common::Rng;
 use common::conformance::{check_position, playouts};
 use tabula::bits::{Bits, U256};
-use tabula::game::{Notation, Oracles, Outcome, Rules};
+use tabula::game::{Notation, Oracles, Outcome, Rules, SearchHints};
 use tabula::games::othello::{Othello, PASS, endgame};
 use tabula::perft::perft;
 
@@ -452,4 +452,23 @@ fn bench_on_a_big_board() {
     let nodes = run();
     assert!(nodes > 0);
     assert_eq!(nodes, run());
+}
+
+/// The midgame search takes probable cuts on every board whose evaluation has a measured
+/// error (the learned weights, 8x8 to 16x16), and none with the hand-written evaluation
+/// (`EvalFile=<none>`), for which nothing was measured.
+#[test]
+fn probable_cuts_with_learned_weights_on_every_board() {
+    fn check<B: Bits>(n: u32) {
+        let mut p = Othello::<B>::new(n).unwrap();
+        let sigma = p.eval_error_sigma(8, 4);
+        assert!(sigma.is_some_and(|s| s > 0), "{n}x{n} learned: {sigma:?}");
+        assert_eq!(p.set_option("EvalFile", "<none>"), Some(Ok(())));
+        assert_eq!(p.eval_error_sigma(8, 4), None, "{n}x{n} hand-written");
+    }
+    check::<u64>(8);
+    check::<u128>(10);
+    check::<U256>(12);
+    check::<U256>(14);
+    check::<U256>(16);
 }

@@ -306,8 +306,13 @@ impl<B: Bits> SearchHints for Othello<B> {
     }
 
     fn eval_error_sigma(&self, depth: i32, shallow: i32) -> Option<i32> {
-        (self.geo.n == 8 && self.patterns.0.is_some())
-            .then(|| search_error::sigma(self.empties(), depth, shallow))
+        match self.patterns {
+            Patterns(Some(_), _) if self.geo.n == 8 => {
+                Some(search_error::sigma(self.empties(), depth, shallow))
+            }
+            Patterns(None, Some(_)) => search_error::sigma_big(self.geo.n, self.empties()),
+            _ => None,
+        }
     }
 }
 
