@@ -9,7 +9,7 @@ share of the game, its bands a tenth of the board's squares wide (`--size 16`: 2
 
   python3 scripts/othello_probcut_calibrate.py --tabula target/release/tabula --games 40
   python3 scripts/othello_probcut_calibrate.py --tabula target/release/tabula --size 16 \
-      --games 12 --every 12 --max-depth 10
+      --games 30 --every 10 --max-depth 10
 """
 import argparse
 import random

@@ -13,7 +13,7 @@
 //! positions from 5/6 to 7/30 of the board empty in bands a tenth of the board wide; per band
 //! the root mean square of (deep - shallow) over the pairs of depths 4-10 (the depths the
 //! cuts run at), then made to grow toward the end (each band at least the one before it in
-//! the game: the measured bands are 27 to 75 positions, and a few swings of 20 discs near
+//! the game: the measured bands are 24 to 75 positions, and a few swings of 20 discs near
 //! the end decide them), rounded up to tens. Bands outside the measured range take the
 //! nearest measured one. Measured (before the rounding and growth), from the band of most
 //! empties down to the fewest: 10x10 76 157 318 204 579 348; 12x12 47 59 69 131 182 242 351;
