@@ -8,6 +8,7 @@
 //! byte holding 1 if Black is to move plus twice the board's side `n`, so that the inputs of
 //! a packed position know its board.
 
+use super::board::Geo;
 use super::{Othello, patterns_big};
 use crate::bits::{Bits, U256};
 use crate::game::{Outcome, Solved};
@@ -72,11 +73,16 @@ impl BigNet {
 
     /// The evaluation in hundredths of a disc, from the side to move.
     pub fn evaluate<B: Bits>(&self, p: &Othello<B>) -> i32 {
-        let (b, lower) = patterns_big::phase((p.me | p.opp).count(), p.geo.all.count());
+        self.evaluate_discs(&p.geo, p.me, p.opp)
+    }
+
+    /// `evaluate` of the position where `me` is to move against `opp` on the board `g`.
+    pub fn evaluate_discs<B: Bits>(&self, g: &Geo<B>, me: B, opp: B) -> i32 {
+        let (b, lower) = patterns_big::phase((me | opp).count(), g.all.count());
         let n = patterns_big::INPUTS;
         let step = patterns_big::PHASE_STEP;
         let mut idx = [0u32; patterns_big::FEATURES];
-        if !patterns_big::indices(p, &mut idx) {
+        if !patterns_big::indices(g, me, opp, &mut idx) {
             return 0;
         }
         let w = &self.full[b * n..(b + 1) * n];

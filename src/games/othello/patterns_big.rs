@@ -26,6 +26,7 @@
 //! starting discs to a full board; a position mixes the two nodes around it linearly.
 
 use super::Othello;
+use super::board::Geo;
 use crate::bits::Bits;
 use std::sync::OnceLock;
 
@@ -256,15 +257,15 @@ pub fn upgrade_bucket(old: &[i16], by_ratio: bool) -> Vec<i16> {
 /// The index of every instance in its first square order plus its table's offset (as the
 /// engine reads the unfolded weights, `unfold`), summed disc by disc, then the five counts.
 #[inline]
-pub fn indices<B: Bits>(p: &Othello<B>, out: &mut [u32; FEATURES]) -> bool {
-    let Some(l) = layout(p.geo.n) else {
+pub fn indices<B: Bits>(g: &Geo<B>, me: B, opp: B, out: &mut [u32; FEATURES]) -> bool {
+    let Some(l) = layout(g.n) else {
         return false;
     };
     for (o, (offset, _)) in out.iter_mut().zip(&l.instances) {
         *o = *offset;
     }
     let covered = B::from_words(&l.covered);
-    for (who, times) in [(p.me, 1u32), (p.opp, 2u32)] {
+    for (who, times) in [(me, 1u32), (opp, 2u32)] {
         let mut x = who & covered;
         while !x.is_zero() {
             let s = x.lowest() as usize;
@@ -275,16 +276,14 @@ pub fn indices<B: Bits>(p: &Othello<B>, out: &mut [u32; FEATURES]) -> bool {
             }
         }
     }
-    let g = &p.geo;
-    let empty = g.all & !(p.me | p.opp);
+    let empty = g.all & !(me | opp);
     let clamp = |x: u32| x.min(COUNT as u32 - 1);
-    let (mine, theirs) = (g.moves(p.me, p.opp).count(), g.moves(p.opp, p.me).count());
+    let (mine, theirs) = (g.moves(me, opp).count(), g.moves(opp, me).count());
     out[INSTANCES] = COUNTS_AT + clamp(mine);
     out[INSTANCES + 1] = COUNTS_AT + COUNT as u32 + clamp(theirs);
     out[INSTANCES + 4] = joint(mine, theirs);
-    out[INSTANCES + 2] =
-        COUNTS_AT + 2 * COUNT as u32 + clamp((g.neighbours(p.opp) & empty).count());
-    out[INSTANCES + 3] = COUNTS_AT + 3 * COUNT as u32 + clamp((g.neighbours(p.me) & empty).count());
+    out[INSTANCES + 2] = COUNTS_AT + 2 * COUNT as u32 + clamp((g.neighbours(opp) & empty).count());
+    out[INSTANCES + 3] = COUNTS_AT + 3 * COUNT as u32 + clamp((g.neighbours(me) & empty).count());
     true
 }
 

@@ -9,6 +9,8 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 const TABLE_BITS: u32 = 22;
+/// Beyond every margin of every board (16x16: 256 discs): a bound that narrows nothing.
+const NO_BOUND: i32 = 1024;
 
 /// Narrows the window `(alpha, beta)` to a stored bound pair; `Some(score)` when that decides
 /// the node (a lower bound at or above `beta`, an upper bound at or below `alpha`, or an
@@ -55,7 +57,7 @@ impl Table {
     }
     /// The entry of `key` for a search of selectivity `sel` (0: exact; else a selective
     /// search's confidence / 4, 1..=127): bounds of an exact entry or of one at least as
-    /// confident; of any other only the move (bounds -64..64, 8x8 alone stores such entries).
+    /// confident; of any other only the move (with bounds that narrow no window).
     pub(super) fn get_sel(&self, key: u64, sel: u32) -> Option<(i32, i32, u16)> {
         let i = self.slot(key);
         let data = self.words[i + 1].load(Relaxed);
@@ -65,7 +67,7 @@ impl Table {
         let best = (data >> 32) as u16;
         let stored = ((data >> 56) & 0x7f) as u32;
         if stored != 0 && (sel == 0 || stored < sel) {
-            return Some((-64, 64, best));
+            return Some((-NO_BOUND, NO_BOUND, best));
         }
         Some((
             (data as u16 as i16) as i32,
@@ -73,10 +75,7 @@ impl Table {
             best,
         ))
     }
-    pub(super) fn put(&self, key: u64, lower: i32, upper: i32, best: u16, empties: u32) {
-        self.put_sel(key, lower, upper, best, empties, 0)
-    }
-    /// `put` from a search of selectivity `sel` (see `get_sel`).
+    /// Stores the bounds of a search of selectivity `sel` (see `get_sel`) at `empties`.
     pub(super) fn put_sel(
         &self,
         key: u64,

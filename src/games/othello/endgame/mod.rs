@@ -1,10 +1,12 @@
 //! Exact Othello endgame solving, and what play runs before its heuristic search. 8x8 goes to
 //! `endgame8` (the bitboard solver, with its selective levels); the boards from 10x10 to 16x16
-//! to `search` (negamax on bit sets, moves found along each empty square's rays, `rays`).
+//! to `search` (negamax on bit sets, moves found along each empty square's rays, `rays`; a
+//! selective pre-search for its ordering, `probcut`).
 //! Results are final disc margins for the side to move with perfect play (empty squares count
 //! for the winner) and a best move that reaches it; the table of bounds is `solve_table`'s,
 //! shared by both solvers.
 
+mod probcut;
 mod rays;
 mod search;
 

@@ -10,10 +10,15 @@
 //! that squares in quadrants of odd parity first. A stability cutoff (the opponent's
 //! edge-anchored stable discs bound our best margin); a table of bounds from
 //! `TABLE_MIN_EMPTIES` (`solve_table`, which says its entry layout) with an enhanced
-//! transposition cutoff.
+//! transposition cutoff. From `PRESEARCH_MIN_EMPTIES` a node the table knows nothing of is
+//! first searched selectively for its move (`probcut`); with `cut` set the search is that
+//! selective one, its bounds stored with its selectivity.
 
 use super::super::PASS;
 use super::super::board::Geo;
+use super::super::endgame8::Confidence;
+use super::super::learn_big::{BigNet, default_net};
+use super::probcut::PRESEARCH_MIN_EMPTIES;
 use super::rays::{Empties, Rays};
 use crate::bits::Bits;
 use crate::bits::mix;
@@ -25,7 +30,7 @@ const STABILITY_MIN_EMPTIES: u32 = 10;
 const SHALLOW_MIN_EMPTIES: u32 = 13;
 const ORDER_MIN_EMPTIES: u32 = 6;
 /// The most moves a node keeps (a big board's position has fewer legal moves in practice).
-const MAX_MOVES: usize = 64;
+pub(super) const MAX_MOVES: usize = 64;
 
 pub(super) struct Solver<'a, B: Bits> {
     pub g: Geo<B>,
@@ -37,6 +42,12 @@ pub(super) struct Solver<'a, B: Bits> {
     pub aborted: bool,
     pub table: &'a Table,
     pub shape_tag: u64,
+    /// The board's learned pattern weights, for the selective search (`probcut`).
+    pub net: Option<&'static BigNet>,
+    /// The confidence of a selective search (`probcut`); `None`: exact.
+    pub cut: Option<Confidence>,
+    /// From this many empties the exact search pre-searches selectively (`probcut`).
+    pub presearch_min: u32,
 }
 
 impl<'a, B: Bits> Solver<'a, B> {
@@ -51,6 +62,9 @@ impl<'a, B: Bits> Solver<'a, B> {
             aborted: false,
             table,
             shape_tag: (g.n as u64) << 56,
+            net: default_net(g.n),
+            cut: None,
+            presearch_min: PRESEARCH_MIN_EMPTIES,
         }
     }
 
@@ -72,7 +86,7 @@ impl<'a, B: Bits> Solver<'a, B> {
     }
 
     /// The legal moves of `me` with their flips, in square order.
-    fn moves(&self, me: B, opp: B, out: &mut [(u32, B); MAX_MOVES]) -> usize {
+    pub(super) fn moves(&self, me: B, opp: B, out: &mut [(u32, B); MAX_MOVES]) -> usize {
         let mut count = 0;
         let mut s = self.empties.head();
         while let Some(sq) = s {
@@ -208,21 +222,30 @@ impl<'a, B: Bits> Solver<'a, B> {
         let alpha_orig = alpha;
         let mut key = 0;
         let mut tt_move = PASS;
+        let sel = self.sel();
         if ne >= TABLE_MIN_EMPTIES {
             key = self.key(me, opp);
-            if let Some((lower, upper, best)) = self.table.get(key) {
+            if let Some((lower, upper, best)) = self.table.get_sel(key, sel) {
                 if let Some(v) = narrow(lower, upper, &mut alpha, &mut beta) {
                     return v;
                 }
                 tt_move = best;
             }
         }
+        if self.cut.is_some()
+            && let Some(v) = self.probable_cut(me, opp, ne, alpha, beta)
+        {
+            return v;
+        }
+        if self.cut.is_none() && tt_move == PASS && ne >= self.presearch_min {
+            tt_move = self.presearch(me, opp, alpha, beta, passed, key);
+        }
         // Enhanced transposition cutoff: a child whose table entry already proves that we
         // reach beta settles this node without a search.
         if ne > TABLE_MIN_EMPTIES {
             for &(sq, f) in &moves[..count] {
                 let child = self.key(opp & !f, me | f | B::one_at(sq));
-                if let Some((_, upper, _)) = self.table.get(child)
+                if let Some((_, upper, _)) = self.table.get_sel(child, sel)
                     && -upper >= beta
                 {
                     return -upper;
@@ -292,7 +315,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             } else {
                 (best, best)
             };
-            self.table.put(key, lower, upper, best_sq, ne);
+            self.table.put_sel(key, lower, upper, best_sq, ne, sel);
         }
         best
     }
