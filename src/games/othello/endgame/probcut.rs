@@ -23,8 +23,8 @@ use crate::bits::Bits;
 const MIN_EMPTIES: u32 = 8;
 
 /// The exact search's selective pre-search: from this many empties, at this confidence
-/// (protocol/benchmarks.md, "A selective pre-search on the big boards": the nodes of four
-/// sets at 0.5, 0.8 and 1.5 and from 14, 16 and 18 empties).
+/// (protocol/benchmarks.md, "A selective pre-search in the big boards' solver": the nodes
+/// at confidences from 0.25 to 1.5 and from 14, 16 and 18 empties).
 pub(super) const PRESEARCH_MIN_EMPTIES: u32 = 16;
 const PRESEARCH_CONFIDENCE: Confidence = Confidence(80);
 
@@ -44,7 +44,7 @@ pub(super) fn sigma(n: u32) -> i32 {
 impl<B: Bits> Solver<'_, B> {
     /// The selectivity stored with this search's table entries (`Table::get_sel`).
     pub(super) fn sel(&self) -> u32 {
-        self.cut.map_or(0, |c| (c.0 / 4).clamp(1, 127))
+        Confidence::selectivity(self.cut)
     }
 
     /// The predicted margin of `me` to move against `opp`, in hundredths of a disc (0
@@ -56,7 +56,7 @@ impl<B: Bits> Solver<'_, B> {
 
     /// A probable cut at this node of `ne` empties (`Some(bound)`), or `None`.
     pub(super) fn probable_cut(
-        &mut self,
+        &self,
         me: B,
         opp: B,
         ne: u32,

@@ -28,6 +28,14 @@ use crate::games::othello::solve_table::{SolveResult, Table};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Confidence(pub u32);
 
+impl Confidence {
+    /// The selectivity a search of this confidence stores with its table entries
+    /// (`Table::get_sel`: 1..=127; an exact search's is 0), for 8x8's solver and the others'.
+    pub fn selectivity(cut: Option<Confidence>) -> u32 {
+        cut.map_or(0, |c| (c.0 / 4).clamp(1, 127))
+    }
+}
+
 /// Probable cuts from this many empties (below, the exact search is cheap enough).
 pub const MIN_EMPTIES: u32 = 8;
 
@@ -67,7 +75,7 @@ fn sigma(ne: u32, depth: u32) -> i32 {
 impl Solver<'_> {
     /// The selectivity stored with this search's table entries (`Table::get_sel`).
     pub(super) fn sel(&self) -> u32 {
-        self.cut.map_or(0, |c| (c.0 / 4).clamp(1, 127))
+        Confidence::selectivity(self.cut)
     }
 
     /// A probable cut at this node of `ne` empties (`Some(bound)`), or `None`.
