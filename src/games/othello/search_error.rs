@@ -19,9 +19,10 @@
 //! empties down to the fewest: 10x10 77 125 254 287 474 516 (60 games: the 30 of the others'
 //! seed and 30 more with `--seed 12`, the first 30 alone 76 157 318 204 579 348, whose table
 //! cut so little that 10x10 gained nothing); 12x12 47 59 69 131 182 242 351;
-//! 14x14 36 46 46 62 70 318 198; 16x16 29 35 38 98 169 155 112. A big board's evaluation
-//! moves little from one ply to the next while most of it is empty (0.3-0.7 discs), far
-//! less than 8x8's.
+//! 14x14 38 45 48 61 70 240 187 (60 games, as 10x10's: the first 30 alone 36 46 46 62 70 318
+//! 198, the 30 of `--seed 12` 39 43 50 60 70 119 175); 16x16 29 35 38 98 169 155 112. A big
+//! board's evaluation moves little from one ply to the next while most of it is empty
+//! (0.3-0.7 discs), far less than 8x8's.
 
 /// The standard deviation at `empties` empties, for a `depth`-ply search against a
 /// `shallow`-ply one.
@@ -40,7 +41,7 @@ pub fn sigma(empties: u32, depth: i32, shallow: i32) -> i32 {
 const BIG: [[i32; 10]; 4] = [
     [520, 520, 520, 480, 290, 260, 130, 80, 80, 80],
     [360, 360, 360, 250, 190, 140, 70, 60, 50, 50],
-    [320, 320, 320, 320, 70, 70, 50, 50, 40, 40],
+    [240, 240, 240, 240, 70, 70, 50, 50, 40, 40],
     [170, 170, 170, 170, 170, 100, 40, 40, 30, 30],
 ];
 
