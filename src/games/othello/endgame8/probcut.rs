@@ -196,7 +196,7 @@ pub fn solve_selective_root(
             let score = if tt_move == Some(sq as u16) {
                 1 << 20
             } else {
-                s.order_score(p, o, sq, f, ne)
+                s.order_score(p, o, sq, f, ne, -64)
             };
             list.push((sq, f, score));
         }
