@@ -3,7 +3,7 @@
 //! enhanced transposition cutoffs, stability cutoffs) with the speed that a fixed board
 //! allows (`bitboard`) and a finer move order (`order_score`: fastest first, then corner
 //! stability, potential mobility and parity, and far from the end a shallow search of the
-//! learned pattern evaluation, one to three plies deep with the empties; ordering only, so
+//! learned pattern evaluation, zero to three plies deep with the empties; ordering only, so
 //! the scores stay exact whatever the weights):
 //! - far from the end, a node that the table knows nothing of is first searched selectively
 //!   (`probcut::presearch`), for its move only: the exact search never takes a selective bound;
@@ -32,9 +32,14 @@ const TABLE_MIN_EMPTIES: u32 = 7;
 /// From this many empties: enhanced transposition cutoffs (children's entries probed).
 const ETC_MIN_EMPTIES: u32 = 8;
 const STABILITY_MIN_EMPTIES: u32 = 7;
-/// From this many empties: a one-ply search of the pattern evaluation joins the ordering;
-/// two plies from `SHALLOW_2_EMPTIES`, three from `SHALLOW_3_EMPTIES`.
-const SHALLOW_MIN_EMPTIES: u32 = 14;
+/// From this many empties the pattern evaluation of the child joins the ordering; a one-ply
+/// search of it from `SHALLOW_1_EMPTIES`, two plies from `SHALLOW_2_EMPTIES`, three from
+/// `SHALLOW_3_EMPTIES`. FFO #40-#48 / #49-#52, one thread, search + ordering nodes: 321.4 M /
+/// 797.7 M with one ply from 14 (no evaluation below), 306.7 M / 778.3 M as now (13, 16);
+/// 12 and 16: 307.3 M; 11 and 16: 309.4 M; 13 and 15: 304.1 M / 799.6 M; 13 and 17: 308.5 M;
+/// 14 and 16: 319.3 M; 12 and 14: 312.0 M.
+const SHALLOW_MIN_EMPTIES: u32 = 13;
+const SHALLOW_1_EMPTIES: u32 = 16;
 const SHALLOW_2_EMPTIES: u32 = 18;
 const SHALLOW_3_EMPTIES: u32 = 22;
 /// The pattern evaluation (hundredths of a disc) is divided by this in the ordering search.
@@ -319,7 +324,8 @@ impl<'a> Solver<'a> {
             let depth = match ne {
                 SHALLOW_3_EMPTIES.. => 3,
                 SHALLOW_2_EMPTIES.. => 2,
-                _ => 1,
+                SHALLOW_1_EMPTIES.. => 1,
+                _ => 0,
             };
             // The child's window: above `ORDER_FLOOR` discs under alpha (for us) only.
             let hi = (ORDER_FLOOR - alpha) * 100 / PATTERN_SCALE;
@@ -383,6 +389,14 @@ impl<'a> Solver<'a> {
             }
             beta = beta.min(max);
         }
+        // And our own stable discs bound it from below.
+        if ne >= STABILITY_MIN_EMPTIES && 2 * p.count_ones() as i32 - 64 >= beta {
+            let min = 2 * stable(p, o).count_ones() as i32 - 64;
+            if min >= beta {
+                return min;
+            }
+            alpha = alpha.max(min);
+        }
         let alpha_orig = alpha;
         let mut tt_move = PASS;
         if use_table && let Some((lower, upper, best)) = self.table.get_sel(key, self.sel()) {
@@ -411,6 +425,10 @@ impl<'a> Solver<'a> {
             let sq = m.trailing_zeros();
             m &= m - 1;
             let f = flips(p, o, sq);
+            if f == o {
+                // A wipeout: the most there is.
+                return 64;
+            }
             let child = if etc {
                 let k = Self::key(o & !f, p | f | 1 << sq);
                 self.table.prefetch(k);
