@@ -100,23 +100,26 @@ impl Table {
         empties: u32,
         sel: u32,
     ) {
-        let i = match self.find(key) {
-            Some((i, _)) => i,
-            None => {
-                let b = self.bucket(key);
-                (b..b + 2 * WAYS)
-                    .step_by(2)
-                    .min_by_key(|&i| {
-                        let data = self.words[i + 1].load(Relaxed);
-                        if data == 0 {
-                            0
-                        } else {
-                            1 + ((data >> 48) & 0xff)
-                        }
-                    })
-                    .unwrap_or(b)
+        // One pass over the bucket: the key's own slot, else the one of the fewest empties.
+        let b = self.bucket(key);
+        let (mut i, mut fewest) = (b, u64::MAX);
+        for j in (b..b + 2 * WAYS).step_by(2) {
+            let data = self.words[j + 1].load(Relaxed);
+            if data == 0 {
+                if fewest > 0 {
+                    (i, fewest) = (j, 0);
+                }
+                continue;
             }
-        };
+            if self.words[j].load(Relaxed) ^ data == key {
+                i = j;
+                break;
+            }
+            let e = 1 + ((data >> 48) & 0xff);
+            if e < fewest {
+                (i, fewest) = (j, e);
+            }
+        }
         let data = (lower as i16 as u16 as u64)
             | ((upper as i16 as u16 as u64) << 16)
             | ((best as u64) << 32)
