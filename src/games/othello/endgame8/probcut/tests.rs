@@ -98,7 +98,8 @@ fn samples(per_base: usize, lo: u32, hi: u32) -> Vec<(u64, u64)> {
 
 /// The predicting search's error (prediction - exact) at 10 to 18 empties: its standard
 /// deviation may not exceed `sigma` by more than a quarter at the depth the search uses, or the
-/// cuts would be taken with less confidence than they claim. Prints the table
+/// cuts would be taken with less confidence than they claim; its mean over the even depths,
+/// and over the odd ones, is `bias` within one disc. Prints the table
 /// (`cargo test --release calibrate_probcut_sigma -- --nocapture`).
 #[test]
 fn calibrate_probcut_sigma() {
@@ -119,7 +120,11 @@ fn calibrate_probcut_sigma() {
         }
     }
     let mut failures = Vec::new();
+    // Per parity of the depth, over every number of empties: the mean error, against `bias`.
+    let mut pooled = [(0.0, 0.0); 2];
     for (&(ne, depth), &(n, sum, sq)) in &stats {
+        pooled[depth as usize % 2].0 += n;
+        pooled[depth as usize % 2].1 += sum;
         let mean = sum / n;
         let sd = (sq / n - mean * mean).max(0.0).sqrt();
         println!(
@@ -131,6 +136,14 @@ fn calibrate_probcut_sigma() {
         }
     }
     assert!(failures.is_empty(), "sigma too small: {failures:?}");
+    for (parity, &(n, sum)) in pooled.iter().enumerate() {
+        let (mean, bias) = (sum / n, bias(parity as u32));
+        println!("depths of parity {parity}: mean {mean:7.1} (bias {bias})");
+        assert!(
+            (mean - bias as f64).abs() <= 100.0,
+            "depths of parity {parity}: mean error {mean:.1} against bias {bias}"
+        );
+    }
 }
 
 /// The midgame set (22-26 empties, every move valued exactly): at each confidence, the
