@@ -1,19 +1,20 @@
 //! The selective endgame search (8x8): the exact solver's search with probable cuts (Buro's
 //! ProbCut, as Edax and Egaroucid use it to reach the end of the game long before an exact
 //! solve fits the clock). At a node of `MIN_EMPTIES` or more empties a shallow search of the
-//! learned pattern evaluation predicts the exact margin; where the prediction, less its mean
-//! error (`bias`), clears beta (or falls short of alpha) by `t` standard deviations of its error
-//! at that many empties (`sigma`), more near a wipeout (`EXTREME_FROM`), the node returns that
-//! bound without a search below it (the search itself only where the position's own
-//! evaluation comes near the bound, `GATE`). The margin found is the
-//! exact one with a probability that rises with `t`; play runs it at rising confidences and
-//! then exactly (`Othello::solve_in_play`), keeping the last that finished, or the move that
-//! the unfinished level after it found better at the root (`solve_selective_root`).
+//! learned pattern evaluation (0 to 5 plies, `depth_for`) predicts the exact margin; where the
+//! prediction, less its mean error (`bias`), clears beta (or falls short of alpha) by `t`
+//! standard deviations of its error at that depth (`sigma`), more near a wipeout
+//! (`EXTREME_FROM`), the node returns that bound without a search below it (the search itself
+//! only where the position's own evaluation comes near the bound, `GATE`). The margin found is
+//! the exact one with a probability that rises with `t`; play runs it at rising confidences
+//! and then exactly (`Othello::solve_in_play`), keeping the last that finished, or the move
+//! that the unfinished level after it found better at the root (`solve_selective_root`).
 //!
 //! The exact search uses it too, to order (`presearch`): at a node of `PRESEARCH_MIN_EMPTIES`
 //! or more that the table knows nothing of, a selective search of the node at
-//! `PRESEARCH_CONFIDENCE` first leaves its moves in the table (from the root down, as an
-//! iterative deepening would), and the exact search tries them first; it takes no bound of it.
+//! `PRESEARCH_CONFIDENCE` (with shallower predictions) first leaves its moves in the table
+//! (from the root down, as an iterative deepening would), and the exact search tries them
+//! first; it takes no bound of it.
 //!
 //! A selective search stores its bounds with its confidence (`Table::put_sel`): an exact
 //! search takes only their moves, a more confident search too, and a selective search takes
@@ -55,36 +56,66 @@ const PRESEARCH_CONFIDENCE: Confidence = Confidence(150);
 const EXTREME_FROM: i32 = 48;
 const EXTREME_SLACK: i32 = 10;
 
-/// The depth of the predicting search at `ne` empties.
-fn depth_for(ne: u32) -> u32 {
+/// The depth of the predicting search at `ne` empties: in play's selective search, deeper
+/// with the empties (a cut there spares a larger tree, and the prediction's error falls with
+/// its depth: `sigma`); in the exact search's pre-search (`pre`), which only orders, the
+/// shallower depths it was tuned with. The play schedule, against the pre-search's (0 to 11
+/// empties, 1 to 15, 2 to 21, then 3), on the midgame set at 1.0 and 1.25 sigma
+/// (`selective_levels_on_the_midgame_set`, node counts exact, times on a loaded machine):
+/// 449 M nodes, loss 0.67, 35 s and 1,193 M, 0.45, 90 s -> 637 M, 0.43, 54 s and 1,383 M, 0.37,
+/// 102 s; at 300 ms a move, each build twice, alternated: 0.38, 0.39 -> 0.33, 0.30. Deeper
+/// still (Egaroucid's third of the empties, of their parity: 2 to 8 plies) 1.25 sigma lost
+/// 0.39 in 148 s: the predictions cost more than their cuts save. For the pre-search the
+/// deeper predictions cost nodes: FFO #40-#48 / #49-#52 297.0 M / 786.8 M against 290.3 M /
+/// 743.7 M.
+fn depth_for(ne: u32, pre: bool) -> u32 {
+    if pre {
+        return match ne {
+            ..=11 => 0,
+            12..=15 => 1,
+            16..=21 => 2,
+            _ => 3,
+        };
+    }
     match ne {
-        ..=11 => 0,
-        12..=15 => 1,
-        16..=21 => 2,
-        _ => 3,
+        ..=9 => 0,
+        10..=11 => 1,
+        12..=13 => 2,
+        14..=17 => 3,
+        18..=21 => 4,
+        _ => 5,
     }
 }
 
 /// The standard deviation (hundredths of a disc) of the predicting search's error against
-/// the exact margin at `ne` empties and `depth` plies, from `calibrate_probcut_sigma`
-/// (tests): positions of the FFO sets and the midgame set, a few random plies on.
+/// the exact margin at `ne` empties and `depth` plies. `calibrate_probcut_sigma` (tests),
+/// positions of the FFO sets and the midgame set a few random plies on, 10 to 18 empties,
+/// measures 954, 817, 743, 684, 643 and 581 at depths 0 to 5: the table is those times about
+/// 1.15 beyond depth 0, the scale the confidence levels of play were set on.
 fn sigma(ne: u32, depth: u32) -> i32 {
     let _ = ne;
-    [1000, 950, 850, 800][depth.min(3) as usize]
+    [1000, 950, 850, 800, 750, 680][depth.min(5) as usize]
 }
 
 /// The predicting search's mean error (prediction - exact, hundredths of a disc) at `depth`
-/// plies: the evaluation falls short of the mover's margin by about 3 discs where the last ply
-/// is the opponent's (an even depth), while at an odd depth the mover's choice of its best
-/// reply makes up for it (`calibrate_probcut_sigma`, 10 to 18 empties, about 1,800 positions
-/// a parity: -258 and +2; at 8 to 22 empties, depths 0 to 4, -290 and -60). A cut tests the
+/// plies: the evaluation falls short of the mover's margin where the last ply is the
+/// opponent's (an even depth), less the deeper the search, while at an odd depth the mover's
+/// choice of its best reply makes up for it (`calibrate_probcut_sigma`, 10 to 18 empties,
+/// about 930 positions a depth: -316, -1, -201, +6, -174 at depths 0 to 4). A cut tests the
 /// prediction less this bias, so that its two sides are as likely wrong: uncorrected, a
-/// fail-high cut was too rare and a fail-low one too often wrong. With `GATE`, FFO #40-#48,
-/// one thread, search + ordering nodes: 305.6 M -> 292.3 M (#41 12.4 M -> 11.8 M, #44 11.4 M
-/// -> 10.6 M, #47 14.5 M -> 13.4 M), #49-#52 778.3 M -> 755.3 M (with -200 at depth 2, as
-/// the first sample alone would have it, 795.4 M: #52 133 M -> 160 M).
-fn bias(depth: u32) -> i32 {
-    if depth.is_multiple_of(2) { -300 } else { 0 }
+/// fail-high cut was too rare and a fail-low one too often wrong. The pre-search keeps the
+/// -3 discs at every even depth that it was tuned with: with `GATE`, FFO #40-#48, one thread,
+/// search + ordering nodes: 305.6 M -> 292.3 M (#41 12.4 M -> 11.8 M, #44 11.4 M -> 10.6 M,
+/// #47 14.5 M -> 13.4 M), #49-#52 778.3 M -> 755.3 M (with -200 at depth 2, as the sample
+/// alone would have it, 795.4 M: #52 133 M -> 160 M).
+fn bias(depth: u32, pre: bool) -> i32 {
+    if !depth.is_multiple_of(2) {
+        0
+    } else if pre {
+        -300
+    } else {
+        [-316, -201, -174][(depth as usize / 2).min(2)]
+    }
 }
 
 /// A shallow search for a cut runs only where the position's own evaluation is within this
@@ -112,9 +143,9 @@ impl Solver<'_> {
         if ne < MIN_EMPTIES || self.net.is_none() {
             return None;
         }
-        let depth = depth_for(ne);
+        let depth = depth_for(ne, self.pre);
         let margin = c.0 as i32 * sigma(ne, depth) / 100;
-        let bias = bias(depth);
+        let bias = bias(depth, self.pre);
         let v0 = self.shallow(p, o, 0, -i32::MAX, i32::MAX, 1);
         if beta < 64 {
             let bound = beta * 100 + margin + bias + EXTREME_SLACK * (-beta - EXTREME_FROM).max(0);
@@ -156,7 +187,9 @@ impl Solver<'_> {
     ) -> u16 {
         debug_assert!(self.cut.is_none());
         self.cut = Some(PRESEARCH_CONFIDENCE);
+        self.pre = true;
         self.search(p, o, alpha, beta, passed);
+        self.pre = false;
         self.cut = None;
         self.table.get_sel(key, 0).map_or(PASS, |e| e.2)
     }

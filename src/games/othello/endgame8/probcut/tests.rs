@@ -97,13 +97,15 @@ fn samples(per_base: usize, lo: u32, hi: u32) -> Vec<(u64, u64)> {
 }
 
 /// The predicting search's error (prediction - exact) at 10 to 18 empties: its standard
-/// deviation may not exceed `sigma` by more than a quarter at the depth the search uses, or the
-/// cuts would be taken with less confidence than they claim; its mean over the even depths,
-/// and over the odd ones, is `bias` within one disc. Prints the table
+/// deviation may not exceed `sigma` by more than a quarter at a depth that play's selective
+/// search or the pre-search uses there, or the cuts would be taken with less confidence than
+/// they claim; its mean at each depth of play's is `bias` within one disc, and over the
+/// pre-search's even depths, and over its odd ones, too. Prints the table
 /// (`cargo test --release calibrate_probcut_sigma -- --nocapture`).
 #[test]
 fn calibrate_probcut_sigma() {
     let t = table();
+    let deepest = (10..=18).map(|ne| depth_for(ne, false)).max().unwrap_or(0);
     // (empties, depth) -> (count, sum, sum of squares)
     let mut stats = std::collections::BTreeMap::<(u32, u32), (f64, f64, f64)>::new();
     for (p, o) in samples(8, 10, 18) {
@@ -113,35 +115,50 @@ fn calibrate_probcut_sigma() {
             .expect("solved")
             .margin;
         let mut s = Solver::new(t, &|| false).expect("8x8");
-        for depth in 0..=3 {
+        for depth in 0..=deepest {
             let e = (s.prediction(p, o, depth) - exact * 100) as f64;
             let st = stats.entry((ne, depth)).or_default();
             *st = (st.0 + 1.0, st.1 + e, st.2 + e * e);
         }
     }
     let mut failures = Vec::new();
-    // Per parity of the depth, over every number of empties: the mean error, against `bias`.
-    let mut pooled = [(0.0, 0.0); 2];
+    // (count, sum) per depth over every number of empties (play's bias), and per parity of
+    // the pre-search's depths, 0 to 3.
+    let mut by_depth = vec![(0.0, 0.0); deepest as usize + 1];
+    let mut pre = [(0.0, 0.0); 2];
     for (&(ne, depth), &(n, sum, sq)) in &stats {
-        pooled[depth as usize % 2].0 += n;
-        pooled[depth as usize % 2].1 += sum;
+        by_depth[depth as usize].0 += n;
+        by_depth[depth as usize].1 += sum;
+        if depth <= 3 {
+            pre[depth as usize % 2].0 += n;
+            pre[depth as usize % 2].1 += sum;
+        }
         let mean = sum / n;
         let sd = (sq / n - mean * mean).max(0.0).sqrt();
         println!(
             "empties {ne:2} depth {depth}: n {n:3} mean {mean:7.1} sd {sd:6.1} (sigma {})",
             sigma(ne, depth)
         );
-        if n >= 20.0 && depth == depth_for(ne) && sd > 1.25 * sigma(ne, depth) as f64 {
+        let used = depth == depth_for(ne, false) || depth == depth_for(ne, true);
+        if n >= 20.0 && used && sd > 1.25 * sigma(ne, depth) as f64 {
             failures.push((ne, depth, sd));
         }
     }
     assert!(failures.is_empty(), "sigma too small: {failures:?}");
-    for (parity, &(n, sum)) in pooled.iter().enumerate() {
-        let (mean, bias) = (sum / n, bias(parity as u32));
-        println!("depths of parity {parity}: mean {mean:7.1} (bias {bias})");
+    for (depth, &(n, sum)) in by_depth.iter().enumerate() {
+        let (mean, bias) = (sum / n, bias(depth as u32, false));
+        println!("depth {depth}: mean {mean:7.1} (bias {bias})");
         assert!(
             (mean - bias as f64).abs() <= 100.0,
-            "depths of parity {parity}: mean error {mean:.1} against bias {bias}"
+            "depth {depth}: mean error {mean:.1} against bias {bias}"
+        );
+    }
+    for (parity, &(n, sum)) in pre.iter().enumerate() {
+        let (mean, bias) = (sum / n, bias(parity as u32, true));
+        println!("pre-search, depths of parity {parity}: mean {mean:7.1} (bias {bias})");
+        assert!(
+            (mean - bias as f64).abs() <= 100.0,
+            "pre-search, depths of parity {parity}: mean error {mean:.1} against bias {bias}"
         );
     }
 }
