@@ -292,8 +292,8 @@ impl<'a> Solver<'a> {
         }
         let mut best = -i32::MAX;
         if depth >= SHALLOW_ORDER_DEPTH {
-            // (replies, position after the move), at most 32 moves in an Othello position
-            let mut list = [(0, 0, 0); 32];
+            // (replies, position after the move): an Othello position has at most 33 moves
+            let mut list = [(0, 0, 0); 34];
             let mut n = 0;
             while m != 0 && n < list.len() {
                 let sq = m.trailing_zeros();
