@@ -1,6 +1,6 @@
 //! What the exact Othello solvers share (the general one in `endgame`, the 8x8 one in
-//! `endgame8`): the table of bounds, the result they return, and the window narrowing by a
-//! stored bound pair. Below both solvers, so neither imports the other for these.
+//! `endgame8`): the table of bounds (with the 8x8 predictions', `predict_table`, cleared with
+//! it), the result they return, and the window narrowing by a stored bound pair. Below both solvers, so neither imports the other for these.
 //!
 //! Table entries, two words a slot: `key ^ data`, then data = lower (i16) | upper (i16) |
 //! best move (u16) | empties (u8) | selectivity (7 bits, 0: exact; `Table::get_sel`) | 1.
@@ -10,6 +10,7 @@
 //! ordering nodes: 859.0 M with one slot a key, replaced unless the old entry had more than
 //! two empties more; 799.1 M with the buckets and `endgame8`'s `ORDER_FLOOR`).
 
+use super::predict_table::PredictTable;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -40,15 +41,27 @@ pub struct Table {
     /// Two words a slot (`key ^ data`, `data`) from `base` (a 2 MiB boundary, huge pages).
     words: Vec<AtomicU64>,
     base: usize,
+    /// The 8x8 selective search's predictions, cleared with the table.
+    pub predictions: PredictTable,
 }
 
 impl Table {
-    fn new() -> Table {
+    /// A table of its own (the solvers share `table()`).
+    pub(crate) fn new() -> Table {
         let (words, base) = crate::memory::huge_zeroed(2 << TABLE_BITS, false)
             .unwrap_or_else(|| std::process::abort());
-        Table { words, base }
+        Table {
+            words,
+            base,
+            predictions: PredictTable::new(),
+        }
     }
     pub fn clear(&self) {
+        self.clear_bounds();
+        self.predictions.clear();
+    }
+    /// Clears the bounds, keeping the predictions (which never go stale).
+    pub(crate) fn clear_bounds(&self) {
         for w in &self.words[self.base..] {
             w.store(0, Relaxed);
         }

@@ -5,7 +5,8 @@
 //! prediction, less its mean error (`bias`), clears beta (or falls short of alpha) by `t`
 //! standard deviations of its error at that depth (`sigma`), more near a wipeout
 //! (`EXTREME_FROM`), the node returns that bound without a search below it (the search itself
-//! only where the position's own evaluation comes near the bound, `GATE`). The margin found is
+//! only where the position's own evaluation comes near the bound, `GATE`; from 2 plies its
+//! bounds and moves kept in the prediction table, `predict_table`). The margin found is
 //! the exact one with a probability that rises with `t`; play runs it at rising confidences
 //! and then exactly (`Othello::solve_in_play`), keeping the last that finished, or the move
 //! that the unfinished level after it found better at the root (`solve_selective_root`).
@@ -146,14 +147,15 @@ impl Solver<'_> {
         let depth = depth_for(ne, self.pre);
         let margin = c.0 as i32 * sigma(ne, depth) / 100;
         let bias = bias(depth, self.pre);
-        let v0 = self.shallow(p, o, 0, -i32::MAX, i32::MAX, 1);
+        let v0 = self.shallow::<false>(p, o, 0, -i32::MAX, i32::MAX, 1);
         if beta < 64 {
             let bound = beta * 100 + margin + bias + EXTREME_SLACK * (-beta - EXTREME_FROM).max(0);
             if depth == 0 {
                 if v0 >= bound {
                     return Some(beta);
                 }
-            } else if v0 >= bound - GATE && self.shallow(p, o, depth, bound - 1, bound, 1) >= bound
+            } else if v0 >= bound - GATE
+                && self.shallow::<true>(p, o, depth, bound - 1, bound, 1) >= bound
             {
                 return Some(beta);
             }
@@ -164,7 +166,8 @@ impl Solver<'_> {
                 if v0 <= bound {
                     return Some(alpha);
                 }
-            } else if v0 <= bound + GATE && self.shallow(p, o, depth, bound, bound + 1, 1) <= bound
+            } else if v0 <= bound + GATE
+                && self.shallow::<true>(p, o, depth, bound, bound + 1, 1) <= bound
             {
                 return Some(alpha);
             }
@@ -197,7 +200,7 @@ impl Solver<'_> {
     /// The value of the predicting search at `ne` empties (hundredths of a disc).
     #[cfg(test)]
     pub(super) fn prediction(&mut self, p: u64, o: u64, depth: u32) -> i32 {
-        self.shallow(p, o, depth, -i32::MAX, i32::MAX, 1)
+        self.shallow::<false>(p, o, depth, -i32::MAX, i32::MAX, 1)
     }
 }
 

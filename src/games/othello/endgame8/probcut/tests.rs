@@ -306,3 +306,34 @@ fn unfinished_root_keeps_a_searched_move() {
         }
     }
 }
+
+/// The prediction table changes no decision: a selective search run again from a cleared table
+/// of bounds, with the predictions its first run left, finds the same margin and move through
+/// the same nodes, and its predicting searches visit fewer positions (positions of 18 to 22
+/// empties, a table of their own).
+#[test]
+fn kept_predictions_change_no_cut() {
+    let t = crate::games::othello::solve_table::Table::new();
+    let positions = samples(1, 18, 22);
+    assert!(positions.len() >= 8, "{} positions", positions.len());
+    let (mut cold, mut warm) = (0, 0);
+    for &(p, o) in positions.iter().take(8) {
+        let run = || {
+            solve_selective_root(p, o, &t, Confidence(100), None, &|| false)
+                .expect("8x8")
+                .expect("searched")
+                .result
+        };
+        t.clear();
+        let a = run();
+        t.clear_bounds();
+        let b = run();
+        assert_eq!(
+            (a.margin, a.best, a.nodes),
+            (b.margin, b.best, b.nodes),
+            "{p:#x} {o:#x}"
+        );
+        (cold, warm) = (cold + a.ordering_nodes, warm + b.ordering_nodes);
+    }
+    assert!(warm < cold, "predicting positions {warm} kept, {cold} cold");
+}
