@@ -57,22 +57,30 @@ impl PatternNet {
 
     /// The evaluation in hundredths of a disc, from the side to move (`me`).
     pub fn evaluate(&self, me: u64, opp: u64) -> i32 {
-        let (b, lower) = patterns::phase((me | opp).count_ones());
+        self.evaluate_local((me | opp).count_ones(), &patterns::local_indices(me, opp))
+    }
+
+    /// `evaluate` of the position with `discs` discs and these pattern indices (for the side
+    /// to move: `patterns::local_indices`, or `patterns::after` a move).
+    #[inline]
+    pub fn evaluate_local(&self, discs: u32, idx: &patterns::Local) -> i32 {
+        let (b, lower) = patterns::phase(discs);
         let n = self.net.inputs;
+        let offsets = &patterns::layout().offsets;
         let w = &self.full[b * n..(b + 1) * n];
         let mut sum = self.net.b2[b];
-        let idx = patterns::indices(me, opp);
         if lower == patterns::PHASE_STEP {
-            for &i in &idx {
-                sum += w[i as usize] as i32;
+            for (&i, &off) in idx.iter().zip(offsets) {
+                sum += w.get((off + i as u32) as usize).map_or(0, |&v| v as i32);
             }
             return sum * 100 / QL;
         }
         let up = &self.full[(b + 1) * n..(b + 2) * n];
         let mut sum_up = self.net.b2[b + 1];
-        for &i in &idx {
-            sum += w[i as usize] as i32;
-            sum_up += up[i as usize] as i32;
+        for (&i, &off) in idx.iter().zip(offsets) {
+            let k = (off + i as u32) as usize;
+            sum += w.get(k).map_or(0, |&v| v as i32);
+            sum_up += up.get(k).map_or(0, |&v| v as i32);
         }
         let mixed =
             sum as i64 * lower as i64 + sum_up as i64 * (patterns::PHASE_STEP - lower) as i64;

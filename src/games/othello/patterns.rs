@@ -71,7 +71,19 @@ pub struct Layout {
     /// squares in ascending square order, as BMI2's `pext` gathers them): the sum of `3^i`
     /// over the subset's squares, `i` their places in the instance's first order.
     digits: Vec<u16>,
+    /// Per instance, its table's offset (`instances[i].0`), for `Local` indices.
+    pub offsets: [u32; INSTANCES],
+    /// Per square, the digit of the square in each instance's first order (`3^place`, or 0
+    /// where the instance does not hold the square): what a disc of the side to move there adds
+    /// to a `Local` index (an opponent's disc adds twice that).
+    digit_of: [Local; 64],
 }
+
+/// Each instance's index within its own table, in its first square order (as `indices`
+/// without the tables' offsets; below `3^10`, so 16 bits hold it), two lanes of padding
+/// (zero) after the 46: whole vectors, so that `after` is a few vector adds.
+pub type Local = [u16; LANES];
+pub const LANES: usize = 48;
 
 /// Pattern instances (`Layout::instances`).
 pub const INSTANCES: usize = 46;
@@ -144,49 +156,80 @@ pub fn layout() -> &'static Layout {
                 digits.push(d as u16);
             }
         }
+        let mut offsets = [0; INSTANCES];
+        let mut digit_of = [[0; LANES]; 64];
+        for (i, (offset, orders)) in instances.iter().enumerate().take(INSTANCES) {
+            offsets[i] = *offset;
+            for (place, &sq) in orders[0].iter().enumerate() {
+                digit_of[sq as usize][i] = 3u16.pow(place as u32);
+            }
+        }
         Layout {
             instances,
             inputs: offset as usize,
             gather,
             digits,
+            offsets,
+            digit_of,
         }
     })
 }
 
-/// The feature index of every instance in its first square order (`offset + index(me, opp,
-/// &orders[0])`, as the evaluation reads the unfolded weights), gathered with BMI2's `pext`
-/// where the processor has it (a pair of gathers and table reads an instance instead of a
-/// loop over its squares).
+/// Each instance's index within its table in its first square order (`index(me, opp,
+/// &orders[0])`, as the evaluation reads the unfolded weights, `offsets` apart), gathered with
+/// BMI2's `pext` where the processor has it (a pair of gathers and table reads an instance
+/// instead of a loop over its squares).
 #[inline]
-pub fn indices(me: u64, opp: u64) -> [u32; INSTANCES] {
+pub fn local_indices(me: u64, opp: u64) -> Local {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("bmi2") {
         // SAFETY: the processor has BMI2 (checked just above).
-        return unsafe { indices_bmi2(me, opp) };
+        return unsafe { local_bmi2(me, opp) };
     }
-    indices_portable(me, opp)
+    local_portable(me, opp)
 }
 
-fn indices_portable(me: u64, opp: u64) -> [u32; INSTANCES] {
-    let mut out = [0; INSTANCES];
-    for (o, (offset, orders)) in out.iter_mut().zip(&layout().instances) {
-        *o = offset + index(me, opp, &orders[0]);
+fn local_portable(me: u64, opp: u64) -> Local {
+    let mut out = [0; LANES];
+    for (o, (_, orders)) in out.iter_mut().zip(&layout().instances) {
+        *o = index(me, opp, &orders[0]) as u16;
     }
     out
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
-fn indices_bmi2(me: u64, opp: u64) -> [u32; INSTANCES] {
+fn local_bmi2(me: u64, opp: u64) -> Local {
     use std::arch::x86_64::_pext_u64;
     let l = layout();
-    let mut out = [0; INSTANCES];
-    for (o, ((offset, _), &(mask, start))) in out.iter_mut().zip(l.instances.iter().zip(&l.gather))
-    {
+    let mut out = [0; LANES];
+    for (o, &(mask, start)) in out.iter_mut().zip(&l.gather) {
         let d = &l.digits[start as usize..];
         let m = _pext_u64(me, mask) as usize;
         let p = _pext_u64(opp, mask) as usize;
-        *o = offset + d.get(m).map_or(0, |&v| v as u32) + 2 * d.get(p).map_or(0, |&v| v as u32);
+        *o = d.get(m).copied().unwrap_or(0) + 2 * d.get(p).copied().unwrap_or(0);
+    }
+    out
+}
+
+/// The `Local` indices of the position after a move, for the side to move then, from those of
+/// the position before it seen by that side (`view`: `local_indices(o, p)` where `p` moves):
+/// the square played becomes the opponent's (+2 digits), each flipped disc goes from the side
+/// to move's to the opponent's (+1). The same as `local_indices` of the new position.
+#[inline]
+pub fn after(view: &Local, sq: u32, mut flips: u64) -> Local {
+    let d = &layout().digit_of;
+    let mut out = *view;
+    let placed = &d[sq as usize & 63];
+    for k in 0..LANES {
+        out[k] += 2 * placed[k];
+    }
+    while flips != 0 {
+        let f = &d[flips.trailing_zeros() as usize];
+        flips &= flips - 1;
+        for k in 0..LANES {
+            out[k] += f[k];
+        }
     }
     out
 }
@@ -254,11 +297,12 @@ pub fn features(me: u64, opp: u64, out: &mut Vec<u32>) {
 mod tests {
     use super::*;
 
-    /// The gathered indices (BMI2 where the processor has it) are the square-by-square ones,
-    /// on random boards.
+    /// The gathered indices (BMI2 where the processor has it) are the square-by-square ones, and
+    /// so are those a move's update (`after`) gives, on random boards and every legal move.
     #[test]
-    fn gathered_indices_match_the_square_order() {
+    fn gathered_and_updated_indices_match_the_square_order() {
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut moves_checked = 0;
         for _ in 0..2000 {
             x ^= x << 13;
             x ^= x >> 7;
@@ -266,11 +310,26 @@ mod tests {
             let me = x & 0x5A5A_F0F0_3C3C_0FF0u64.rotate_left((x % 64) as u32);
             let opp = !me & (x.rotate_left(23) | x.rotate_left(41));
             assert_eq!(
-                indices(me, opp),
-                indices_portable(me, opp),
+                local_indices(me, opp),
+                local_portable(me, opp),
                 "{me:#x} {opp:#x}"
             );
+            let view = local_indices(opp, me);
+            let mut m = crate::games::othello::endgame8::moves(me, opp);
+            while m != 0 {
+                let sq = m.trailing_zeros();
+                m &= m - 1;
+                let f = crate::games::othello::endgame8::flips(me, opp, sq);
+                let (np, no) = (opp & !f, me | f | 1 << sq);
+                assert_eq!(
+                    after(&view, sq, f),
+                    local_portable(np, no),
+                    "{me:#x} {opp:#x} {sq}"
+                );
+                moves_checked += 1;
+            }
         }
+        assert!(moves_checked > 1000, "{moves_checked} moves");
     }
 
     #[test]

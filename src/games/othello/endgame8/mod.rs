@@ -21,6 +21,7 @@
 use super::PASS;
 use super::board::Geo;
 use super::learn::PatternNet;
+use super::patterns::{Local, after, local_indices};
 use super::solve_table::{SolveResult, Table};
 use crate::bits::mix;
 
@@ -72,6 +73,13 @@ const W_PARITY: i32 = 8;
 const W_SHALLOW: i32 = 64;
 /// The X- and C-squares (beside a corner).
 const BESIDE_CORNERS: u64 = 0x42c3_0000_0000_c342;
+const SHALLOW_ORDER: [u64; 5] = [
+    CORNERS,
+    !(0xff81_8181_8181_81ffu64 | 0x0042_0000_0000_4200),
+    0xff81_8181_8181_81ff & !(CORNERS | BESIDE_CORNERS),
+    BESIDE_CORNERS & !0x0042_0000_0000_4200,
+    0x0042_0000_0000_4200,
+];
 /// Quadrants: rows 0-3 / 4-7 by columns a-d / e-h.
 const QUADRANTS: [u64; 4] = [
     0x0000_0000_0f0f_0f0f,
@@ -292,15 +300,40 @@ impl<'a> Solver<'a> {
             return -self.shallow::<PREDICT>(o, p, depth - 1, -beta, -alpha, scale);
         }
         let mut best = -i32::MAX;
+        if depth == 1
+            && let Some(net) = self.net
+        {
+            // The last ply: each child's pattern indices from this position's, seen by the
+            // opponent, a move's update apart (`patterns::after`).
+            let view = local_indices(o, p);
+            let discs = (p | o).count_ones() + 1;
+            for mask in SHALLOW_ORDER {
+                let mut mm = m & mask;
+                while mm != 0 {
+                    let sq = mm.trailing_zeros();
+                    mm &= mm - 1;
+                    self.ordering_nodes += 1;
+                    let child = after(&view, sq, flips(p, o, sq));
+                    let v = -(net.evaluate_local(discs, &child) / scale);
+                    if raise(v, &mut best, &mut alpha, beta) {
+                        return best;
+                    }
+                }
+            }
+            return best;
+        }
         if depth < SHALLOW_ORDER_DEPTH {
-            while m != 0 {
-                let sq = m.trailing_zeros();
-                m &= m - 1;
-                let f = flips(p, o, sq);
-                let (np, no) = (o & !f, p | f | 1 << sq);
-                let v = -self.shallow::<PREDICT>(np, no, depth - 1, -beta, -alpha, scale);
-                if raise(v, &mut best, &mut alpha, beta) {
-                    break;
+            for mask in SHALLOW_ORDER {
+                let mut mm = m & mask;
+                while mm != 0 {
+                    let sq = mm.trailing_zeros();
+                    mm &= mm - 1;
+                    let f = flips(p, o, sq);
+                    let (np, no) = (o & !f, p | f | 1 << sq);
+                    let v = -self.shallow::<PREDICT>(np, no, depth - 1, -beta, -alpha, scale);
+                    if raise(v, &mut best, &mut alpha, beta) {
+                        return best;
+                    }
                 }
             }
             return best;
@@ -361,7 +394,19 @@ impl<'a> Solver<'a> {
     /// a shallow search of the pattern evaluation (deeper with more empties) weighs in about
     /// as much as the replies (1.28 discs of evaluation against one reply), searched only to
     /// tell the moves apart down to `ORDER_FLOOR` discs below the node's `alpha`.
-    fn order_score(&mut self, p: u64, o: u64, sq: u32, f: u64, ne: u32, alpha: i32) -> i32 {
+    /// `view`: this position's pattern indices seen by the opponent (`local_indices(o, p)`),
+    /// where the ordering evaluates the child alone (from it, `patterns::after` the move).
+    #[allow(clippy::too_many_arguments)]
+    fn order_score(
+        &mut self,
+        p: u64,
+        o: u64,
+        sq: u32,
+        f: u64,
+        ne: u32,
+        alpha: i32,
+        view: Option<&Local>,
+    ) -> i32 {
         let (np, no) = (p | f | 1 << sq, o & !f);
         let replies = moves(no, np);
         let mut score =
@@ -385,7 +430,14 @@ impl<'a> Solver<'a> {
             };
             // The child's window: above `ORDER_FLOOR` discs under alpha (for us) only.
             let hi = (ORDER_FLOOR - alpha) * 100 / PATTERN_SCALE;
-            score -= W_SHALLOW * self.shallow::<false>(no, np, depth, -i32::MAX, hi, PATTERN_SCALE);
+            let v = match (depth, view, self.net) {
+                (0, Some(view), Some(net)) => {
+                    self.ordering_nodes += 1;
+                    net.evaluate_local((np | no).count_ones(), &after(view, sq, f)) / PATTERN_SCALE
+                }
+                _ => self.shallow::<false>(no, np, depth, -i32::MAX, hi, PATTERN_SCALE),
+            };
+            score -= W_SHALLOW * v;
         }
         score
     }
@@ -400,8 +452,10 @@ impl<'a> Solver<'a> {
         alpha: i32,
         list: &mut [(u32, u64, u64, i32)],
     ) {
+        let view = (self.net.is_some() && (SHALLOW_MIN_EMPTIES..SHALLOW_1_EMPTIES).contains(&ne))
+            .then(|| local_indices(o, p));
         for e in list.iter_mut() {
-            e.3 = self.order_score(p, o, e.0, e.1, ne, alpha);
+            e.3 = self.order_score(p, o, e.0, e.1, ne, alpha, view.as_ref());
         }
         list.sort_by_key(|e| -e.3);
     }

@@ -265,7 +265,7 @@ pub fn solve_selective_root(
             let score = if tt_move == Some(sq as u16) {
                 1 << 20
             } else {
-                s.order_score(p, o, sq, f, ne, -64)
+                s.order_score(p, o, sq, f, ne, -64, None)
             };
             list.push((sq, f, score));
         }
