@@ -200,7 +200,8 @@ fn run_search<G: Game>(
 }
 
 /// Runs the game's exact solver first when the limits allow it, giving it `Oracles::solver_share`
-/// percent of the move's soft budget (within 75% of the hard limit, 95% once it holds a result); `None` when the game has no solver for this position, the limits forbid it,
+/// percent of the move's soft budget (within 75% of the hard limit, 98% once it holds a
+/// result); `None` when the game has no solver for this position, the limits forbid it,
 /// several lines are asked for, or the solver did not finish.
 fn try_solver<G: Game>(
     root: &G,
@@ -217,11 +218,13 @@ fn try_solver<G: Game>(
     }
     // Whatever its share, the solver leaves a quarter of the hard limit to the heuristic
     // search that plays if it gives up (with a fixed move time, soft and hard are equal),
-    // unless it already holds a result (a selective endgame level): then it may run to 95%.
+    // unless it already holds a result (a selective endgame level): then it may run to 98%
+    // (`Move Overhead` is already off the hard limit; the 2% covers the abort's polling and
+    // the report).
     let share = root.solver_share();
     let abort = |has_result: bool| {
         ctrl.stopped()
-            || ctrl.past_hard_share(if has_result { 95 } else { 75 })
+            || ctrl.past_hard_share(if has_result { 98 } else { 75 })
             || ctrl.past_soft(share)
     };
     let solved = root.solve_in_play(&abort, ctrl.soft_budget_ms())?;
