@@ -7,7 +7,9 @@
 //! Feature index of an instance: `offset[shape] + sum(3^i * state(square_i))`, state 0 empty,
 //! 1 the side to move's disc, 2 the opponent's; the square order of an instance is the shape's
 //! order carried through the symmetry, so a configuration and its mirror image share a weight.
-//! Squares are `r * 8 + c`, row 0 at the top.
+//! Squares are `r * 8 + c`, row 0 at the top. The evaluation reads each instance's index
+//! within its table (`Local`, 16 bits a lane, the offset added at the read): gathered for a
+//! position (`local_indices`), or updated from the position before a move (`after`).
 //!
 //! Phases: weight sets at `BUCKETS` nodes every 7.5 discs from 4 to 64 discs; a position's
 //! evaluation mixes the two nodes around its disc count linearly (`phase`), so that each set
@@ -64,7 +66,7 @@ pub struct Layout {
     pub instances: Vec<(u32, Vec<Vec<u8>>)>,
     /// Weights per bucket.
     pub inputs: usize,
-    /// Per instance, for `indices`: the mask of its squares and where its digits start in
+    /// Per instance, for `local_indices`: the mask of its squares and where its digits start in
     /// `digits`.
     gather: Vec<(u64, u32)>,
     /// Per instance and per subset of its squares (the subset written as the bits of its
@@ -79,9 +81,9 @@ pub struct Layout {
     digit_of: [Local; 64],
 }
 
-/// Each instance's index within its own table, in its first square order (as `indices`
-/// without the tables' offsets; below `3^10`, so 16 bits hold it), two lanes of padding
-/// (zero) after the 46: whole vectors, so that `after` is a few vector adds.
+/// Each instance's index within its own table, in its first square order (without the
+/// tables' offsets, `Layout::offsets`; below `3^10`, so 16 bits hold it), two lanes of
+/// padding (zero) after the 46: whole vectors, so that `after` is a few vector adds.
 pub type Local = [u16; LANES];
 pub const LANES: usize = 48;
 
