@@ -327,3 +327,70 @@ fn chess_games_end_where_the_tablebases_decide_them() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The empty squares and the exact flag of each record of an Othello data file
+/// (`tabula data --text`: `board side | score | label | game | ply | flags`).
+fn othello_records(data: &Path) -> Vec<(u32, bool)> {
+    let out = Command::new(TABULA)
+        .args(["--game", "othello", "data"])
+        .arg(data)
+        .args(["--text", "100000"])
+        .output()
+        .expect("tabula runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines()
+        .filter(|l| l.contains(" | "))
+        .map(|l| {
+            let board = l.split(' ').next().unwrap_or("");
+            let empties = board.chars().filter_map(|c| c.to_digit(10)).sum();
+            let flags = l.rsplit(" | ").next().unwrap_or("").trim();
+            (empties, flags == "1")
+        })
+        .collect()
+}
+
+/// `--exact-from N` moves where the exact solver takes over: every position from N empties
+/// down is labelled exactly, past the default 18 and past the 20 empties at which play
+/// hands the engine's search to the solver.
+#[test]
+fn othello_exact_labels_start_where_asked() {
+    let dir = tmp("exact-from");
+    let default = dir.join("d.bin");
+    let from21 = dir.join("e.bin");
+    let slow = ["--exact-ms", "600000", "--option", "EvalFile=<none>"];
+    datagen("othello", &default, 3, 2, &slow);
+    let mut extra = slow.to_vec();
+    extra.extend(["--exact-from", "21"]);
+    datagen("othello", &from21, 3, 2, &extra);
+    let (d, e) = (othello_records(&default), othello_records(&from21));
+    assert!(
+        d.len() > 100 && e.len() > 100,
+        "{} and {} records",
+        d.len(),
+        e.len()
+    );
+    for &(empties, exact) in &d {
+        assert_eq!(
+            exact,
+            empties <= 18,
+            "default: {empties} empties, exact {exact}"
+        );
+    }
+    for &(empties, exact) in &e {
+        assert_eq!(
+            exact,
+            empties <= 21,
+            "--exact-from 21: {empties} empties, exact {exact}"
+        );
+    }
+    assert!(
+        e.iter().any(|&(n, _)| n == 21) && d.iter().any(|&(n, _)| (19..=21).contains(&n)),
+        "no position of 19 to 21 empties recorded"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -45,6 +45,10 @@ pub struct DatagenArgs {
     /// Milliseconds the exact solver may take per position it labels (games with a solver).
     #[arg(long, default_value_t = 500)]
     pub exact_ms: u64,
+    /// Empty squares from which the exact solver plays and labels every position (games with
+    /// a solver; default the game's own: Othello 18 on 8x8, 14 on the big boards).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub exact_from: Option<u32>,
     /// An engine option for the self-play engine, NAME=VALUE (repeatable), e.g.
     /// --option EvalFile=net.nnue to play with a network not yet embedded.
     #[arg(long = "option")]
@@ -158,6 +162,7 @@ pub fn datagen<G: Learn>(start: G, a: &DatagenArgs) -> Result<(), String> {
             .collect::<Result<_, _>>()?,
         max_plies: a.max_plies,
         exact_ms: a.exact_ms,
+        exact_from: a.exact_from,
         positions: a.positions,
     };
     let tty = std::io::stderr().is_terminal();

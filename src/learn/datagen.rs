@@ -44,6 +44,9 @@ pub struct Config {
     pub max_plies: u32,
     /// Milliseconds the exact solver may take per labelled position (`Learn::EXACT_FROM`).
     pub exact_ms: u64,
+    /// Empty squares from which the exact solver plays and labels, instead of the game's
+    /// `Learn::EXACT_FROM` (games without a solver, `EXACT_FROM` 0, ignore it).
+    pub exact_from: Option<u32>,
     /// Write position records (`TABULAD1`, the format before games) instead of games.
     pub positions: bool,
 }
@@ -141,6 +144,10 @@ fn play_game<G: Learn>(
     opening(engine, start, &cfg.book, plies, &mut rng)?;
     engine.clear_hash();
     let first = engine.position().clone();
+    let exact_from = match G::EXACT_FROM {
+        0 => 0,
+        own => cfg.exact_from.unwrap_or(own),
+    };
     let limits = Limits {
         nodes: cfg.nodes,
         depth: cfg.depth,
@@ -166,7 +173,7 @@ fn play_game<G: Learn>(
             break GameResult::from_outcome(o, pos.to_move());
         }
         let mut exact = None;
-        if G::EXACT_FROM > 0 && pos.empties() <= G::EXACT_FROM {
+        if exact_from > 0 && pos.empties() <= exact_from {
             let deadline = Instant::now() + Duration::from_millis(cfg.exact_ms);
             exact = pos.solve_for_data(&|| Instant::now() >= deadline);
         }

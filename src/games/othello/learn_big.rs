@@ -245,7 +245,7 @@ macro_rules! learn_big {
             }
 
             fn solve_for_data(&self, abort: &dyn Fn() -> bool) -> Option<Solved<u16>> {
-                self.solve_exact(true, abort)
+                self.solve_any(true, abort)
             }
         }
 

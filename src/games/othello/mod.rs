@@ -435,6 +435,16 @@ impl<B: Bits> Othello<B> {
         if self.empties() > endgame::AUTO_EMPTIES {
             return None;
         }
+        self.solve_any(canonical, abort)
+    }
+
+    /// The exact solver at any number of empties (`abort` bounds it): the data generator's,
+    /// whose `--exact-from` may reach past `AUTO_EMPTIES`.
+    pub(crate) fn solve_any(
+        &self,
+        canonical: bool,
+        abort: &dyn Fn() -> bool,
+    ) -> Option<Solved<u16>> {
         let r = endgame::solve_with(self, canonical, abort)?;
         Some(Solved {
             score: r.margin * 100,
