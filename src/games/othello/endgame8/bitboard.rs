@@ -192,6 +192,86 @@ pub fn moves(p: u64, o: u64) -> u64 {
     (fill(p, inner, 1) | fill(p, o, 8) | fill(p, inner, 7) | fill(p, inner, 9)) & !(p | o)
 }
 
+/// Flips along one line of at most eight squares where every square but the one played,
+/// `i`, is filled: `LINE_FLIPS[i][m]`, `m` the mover's discs on the line (bit `k` its `k`-th
+/// square). Bits past a short line's end read as the opponent's with no disc of the mover
+/// beyond them, so they flip nothing, as the board's edge.
+static LINE_FLIPS: [[u8; 256]; 8] = line_flips();
+
+const fn line_flips() -> [[u8; 256]; 8] {
+    let mut t = [[0u8; 256]; 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut m = 0;
+        while m < 256 {
+            let mut n = 0;
+            let mut j = i + 1;
+            while j < 8 && (m >> j) & 1 == 0 {
+                j += 1;
+            }
+            if j < 8 {
+                n += j - i - 1;
+            }
+            let mut j = i;
+            while j > 0 && (m >> (j - 1)) & 1 == 0 {
+                j -= 1;
+            }
+            if j > 0 {
+                n += i - j;
+            }
+            t[i][m] = n as u8;
+            m += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+/// The diagonal (`[0]`, rows and columns rising together) and the anti-diagonal (`[1]`)
+/// through each square.
+static DIAGONALS: [[u64; 2]; 64] = diagonals();
+
+const fn diagonals() -> [[u64; 2]; 64] {
+    let mut out = [[0u64; 2]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, c) = (sq / 8, sq % 8);
+        let mut t = 0;
+        while t < 64 {
+            let (tr, tc) = (t / 8, t % 8);
+            if tc + r == c + tr {
+                out[sq][0] |= 1 << t;
+            }
+            if tr + tc == r + c {
+                out[sq][1] |= 1 << t;
+            }
+            t += 1;
+        }
+        sq += 1;
+    }
+    out
+}
+
+/// How many discs `p` flips by playing on `sq` where `sq` is the board's only empty square
+/// (the opponent holds every square `p` does not): each line's discs gathered into a byte
+/// (the row by a shift, the column and the diagonals by a multiplication that stacks their
+/// squares in the top byte, indexed by row and by column) and counted by `LINE_FLIPS`.
+#[inline(always)]
+pub fn last_flip_count(p: u64, sq: u32) -> u32 {
+    let (r, c) = ((sq / 8) as usize, (sq % 8) as usize);
+    let row = (p >> (8 * r)) as u8 as usize;
+    // Bit 8k of the column to bit 56 + k: no two partial products meet, so nothing carries.
+    let col = (((p >> c) & COL_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize;
+    // A diagonal has one square a column: each lands in the top byte at its column.
+    let [d, a] = DIAGONALS[sq as usize];
+    let diag = ((p & d).wrapping_mul(COL_A) >> 56) as usize;
+    let anti = ((p & a).wrapping_mul(COL_A) >> 56) as usize;
+    u32::from(LINE_FLIPS[c][row])
+        + u32::from(LINE_FLIPS[r][col])
+        + u32::from(LINE_FLIPS[c][diag])
+        + u32::from(LINE_FLIPS[c][anti])
+}
+
 /// The discs of `o` that `p` flips by playing on the empty square `sq` (none: not a move).
 #[inline(always)]
 pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
@@ -244,6 +324,29 @@ mod tests {
                     assert_eq!(flips(p, o, sq), g.flips(p, o, sq), "flips at {sq}");
                 }
             }
+        }
+    }
+
+    /// On a board with one empty square, the counted flips are the flips, for either side.
+    #[test]
+    fn last_flip_counts_match_the_flips() {
+        let mut rng = Rng::new(13);
+        for _ in 0..20000 {
+            let sq = rng.below(64) as u32;
+            let density = rng.below(65);
+            let p =
+                (0..64).fold(0u64, |f, s| f | u64::from(rng.below(64) < density) << s) & !(1 << sq);
+            let o = !p & !(1 << sq);
+            assert_eq!(
+                last_flip_count(p, sq),
+                flips(p, o, sq).count_ones(),
+                "{p:#x} at {sq}"
+            );
+            assert_eq!(
+                last_flip_count(o, sq),
+                flips(o, p, sq).count_ones(),
+                "{o:#x} at {sq}"
+            );
         }
     }
 

@@ -100,7 +100,7 @@ mod probcut;
 mod root;
 mod threads;
 
-use bitboard::{CORNERS, corner_stable};
+use bitboard::{CORNERS, corner_stable, last_flip_count};
 pub use bitboard::{flips, moves, stable};
 use probcut::PRESEARCH_MIN_EMPTIES;
 pub use probcut::{Confidence, Selective, solve_selective, solve_selective_root};
@@ -165,15 +165,16 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// The last empty square: flips counted, no move generated.
+    /// The last empty square: flips counted by line tables (`last_flip_count`), no move
+    /// generated.
     fn last(&mut self, p: u64, o: u64, sq: u32) -> i32 {
         self.nodes += 1;
         let d = 2 * p.count_ones() as i32 - 63;
-        let n = flips(p, o, sq).count_ones() as i32;
+        let n = last_flip_count(p, sq) as i32;
         if n > 0 {
             return d + 2 * n + 1;
         }
-        let n = flips(o, p, sq).count_ones() as i32;
+        let n = last_flip_count(o, sq) as i32;
         if n > 0 {
             return d - 2 * n - 1;
         }
