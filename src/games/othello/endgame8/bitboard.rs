@@ -1,6 +1,7 @@
 //! 8x8 bitboard operations (one `u64` per side; bit `r * 8 + c`, row 0 at the top,
 //! column 0 = a): moves by shift fills with constant masks, flips by carry propagation along
-//! precomputed rays (no loop over squares), and stable discs from full lines and edges.
+//! precomputed rays (no loop over squares), the last empty square's flips counted by line
+//! tables, and stable discs from full lines and edges.
 //! Every function agrees with the generic board code (`board::Geo`), as the tests check.
 
 /// Columns b..g: the propagator of horizontal and diagonal fills (no wrap across a row end).
