@@ -21,7 +21,7 @@ import argparse
 import math
 import re
 
-from othello_midgame import Ugi, obf_to_fen
+from othello_midgame import Ugi, obf_to_fen, read_valued
 
 
 def main():
@@ -36,16 +36,7 @@ def main():
         name, value = opt.split("=", 1)
         ugi.send(f"setoption name {name} value {value}")
     errors, loss, positions = [], 0, 0
-    for line in open(args.set):
-        head, *rest = line.strip().split(";")
-        if not head:
-            continue
-        squares, side = head.split()
-        values = {}
-        for item in rest:
-            if ":" in item:
-                move, value = item.strip().split(":")
-                values[move.lower()] = int(value)
+    for squares, side, values in read_valued(args.set):
         if not values:
             continue
         fen = obf_to_fen(squares, side)

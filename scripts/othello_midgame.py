@@ -162,10 +162,13 @@ def obf_to_fen(squares, side):
     return "/".join(rows) + " " + side.lower()
 
 
-def measure(args):
+def read_valued(path):
+    """The positions of a set with every move valued: (squares, side, {move: exact value})."""
     positions = []
-    for line in open(args.set):
+    for line in open(path):
         head, *rest = line.strip().split(";")
+        if not head:
+            continue
         squares, side = head.split()
         values = {}
         for item in rest:
@@ -173,6 +176,11 @@ def measure(args):
                 m, v = item.strip().split(":")
                 values[m.lower()] = int(v)
         positions.append((squares, side, values))
+    return positions
+
+
+def measure(args):
+    positions = read_valued(args.set)
     ugi = Ugi(args.tabula, command=shlex.split(args.engine) if args.engine else None)
     for opt in args.option:
         name, value = opt.split("=", 1)
