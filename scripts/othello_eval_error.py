@@ -56,6 +56,8 @@ def main():
         positions += 1
     ugi.close()
     n = len(errors)
+    if n == 0:
+        raise SystemExit(f"{args.set}: no position with valued moves")
     mean = sum(errors) / n
     sd = math.sqrt(sum((e - mean) ** 2 for e in errors) / n)
     absolute = sum(abs(e) for e in errors) / n
