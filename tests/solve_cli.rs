@@ -88,3 +88,44 @@ fn an_input_without_positions_says_so() {
         assert!(!ok && err.contains("no positions"), "{game}: {err}");
     }
 }
+
+/// `--eval-file` orders the 8x8 solver with the weights it names: the embedded file by its
+/// path visits the same nodes as the embedded weights, the hand-written evaluation other
+/// nodes to the same margins, and a file that is not there (or not 8x8's) is refused by name.
+#[test]
+fn othello_solves_with_the_weights_it_is_given() {
+    let set = include_str!("data/fforum-1-19.obf");
+    let summary = |args: &[&str]| {
+        let mut all = vec!["--game", "othello", "--threads", "1"];
+        all.extend_from_slice(args);
+        let (ok, out, err) = solve(&all, set);
+        assert!(ok, "{args:?}: {err}");
+        let last = out.lines().last().unwrap_or("").to_string();
+        assert!(
+            last.contains("solved 19 positions") && last.contains(" 0 mismatches"),
+            "{args:?}: {out}"
+        );
+        // "... in T s: N nodes (+M ordering), ...": the counts alone.
+        last.split(": ")
+            .nth(1)
+            .unwrap_or("")
+            .split(", ")
+            .next()
+            .unwrap_or("")
+            .to_string()
+    };
+    let embedded = summary(&[]);
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/othello-patterns.bin");
+    assert_eq!(summary(&["--eval-file", weights]), embedded);
+    assert_ne!(summary(&["--eval-file", "<none>"]), embedded);
+    let (ok, _, err) = solve(
+        &["--game", "othello", "--eval-file", "/no/such/weights.bin"],
+        set,
+    );
+    assert!(!ok && err.contains("/no/such/weights.bin"), "{err}");
+    let (ok, _, err) = solve(
+        &["--game", "othello", "--size", "10", "--eval-file", weights],
+        &obf_10x10(),
+    );
+    assert!(!ok && err.contains("EvalFile"), "{err}");
+}

@@ -61,11 +61,17 @@ pub struct SolveArgs {
     #[arg(long, value_name = "MIN",
           value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..))]
     pub checkpoint_minutes: Option<u64>,
+    /// Othello: order the moves and pre-search with this pattern weight file instead of the
+    /// embedded one (`<none>`: the hand-written evaluation, no pre-search); the same as
+    /// `setoption name EvalFile`. The margins are exact whatever the weights: only the
+    /// node counts move.
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<String>,
 }
 
 impl SolveArgs {
     /// The flags, by name, with whether each was given.
-    fn given(&self) -> [(&'static str, bool); 10] {
+    fn given(&self) -> [(&'static str, bool); 11] {
         [
             ("FILE", self.file.is_some()),
             ("--weak", self.weak),
@@ -77,6 +83,7 @@ impl SolveArgs {
             ("--sample", self.sample.is_some()),
             ("--checkpoint", self.checkpoint.is_some()),
             ("--checkpoint-minutes", self.checkpoint_minutes.is_some()),
+            ("--eval-file", self.eval_file.is_some()),
         ]
     }
 
@@ -169,11 +176,12 @@ pub fn run(board: Board, a: SolveArgs) -> Result<(), String> {
             ))
         }
         Board::Othello { size } => {
-            a.only("Othello", &["FILE", "--fen"])?;
+            a.only("Othello", &["FILE", "--fen", "--eval-file"])?;
             a.one_source()?;
             let n = a.fen.as_deref().map_or(size, othello_fen_size);
             with_othello!(n, |p| othello::othello(
                 p,
+                a.eval_file.as_deref(),
                 a.file.as_deref(),
                 a.fen.as_deref(),
                 a.threads

@@ -8,14 +8,21 @@ use tabula::game::Notation;
 
 /// Solves Othello positions of `start`'s board: in the .obf format, one per line (`n * n`
 /// characters `X`/`O`/`-`, row by row from a1, the side to move `X|O`, then optionally
-/// `; <move>:<score>; ...` whose first score is the exact result to check), or the one `fen`.
+/// `; <move>:<score>; ...` whose first score is the exact result to check), or the one `fen`,
+/// ordered with the pattern weights of `eval_file` where given.
 /// 8x8 solves on `threads` threads, other boards on one.
 pub fn othello<B: tabula::bits::Bits>(
     start: tabula::games::othello::Othello<B>,
+    eval_file: Option<&str>,
     file: Option<&std::path::Path>,
     fen: Option<&str>,
     threads: usize,
 ) -> Result<(), String> {
+    let mut start = start;
+    if let Some(f) = eval_file {
+        use tabula::game::Oracles;
+        start.set_option("EvalFile", f).unwrap_or(Ok(()))?;
+    }
     let n = start.geo.n;
     let what = if fen.is_some() {
         "an Othello FEN"

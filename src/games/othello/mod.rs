@@ -359,7 +359,8 @@ impl<B: Bits> Oracles for Othello<B> {
         if !name.eq_ignore_ascii_case("EvalFile") {
             return None;
         }
-        Some(match value.trim() {
+        let before = self.patterns;
+        let set = match value.trim() {
             "" | "<embedded>" => {
                 self.patterns = Patterns::default_for(self.geo.n);
                 Ok(())
@@ -374,7 +375,13 @@ impl<B: Bits> Oracles for Othello<B> {
             path => {
                 BigNet::load(path, self.geo.n).map(|net| self.patterns = Patterns(None, Some(net)))
             }
-        })
+        };
+        // The solvers order and cut with these weights: bounds and predictions made with
+        // others are dropped (a prediction-table entry never goes stale otherwise).
+        if self.patterns != before {
+            endgame::table().clear();
+        }
+        Some(set)
     }
 
     fn warm_up(&self) {

@@ -99,7 +99,10 @@ pub fn solve_in_play<B: Bits>(
             complete: true,
         });
     }
-    if ne <= EXACT_EMPTIES || ne > selective_empties(budget_ms) {
+    // The selective levels predict with the 8x8 patterns: without them (`EvalFile <none>`)
+    // each level would be the exact search.
+    let net = pos.patterns.0;
+    if ne <= EXACT_EMPTIES || ne > selective_empties(budget_ms) || net.is_none() {
         if ne > AUTO_EMPTIES {
             return None;
         }
@@ -122,14 +125,15 @@ pub fn solve_in_play<B: Bits>(
                 p,
                 o,
                 table(),
+                net,
                 Confidence(t),
                 guess,
                 &level_abort,
             )
             .map(|r| r.map(|s| (s.result, s.complete, s.first))),
-            (None, Some(g)) => super::endgame8::solve_guess(p, o, table(), g, &level_abort)
+            (None, Some(g)) => super::endgame8::solve_guess(p, o, table(), net, g, &level_abort)
                 .map(|r| r.map(|r| (r, true, PASS))),
-            (None, None) => super::endgame8::solve(p, o, table(), false, &level_abort)
+            (None, None) => super::endgame8::solve(p, o, table(), net, false, &level_abort)
                 .map(|r| r.map(|r| (r, true, PASS))),
         };
         let Ok(Some((mut r, complete, first))) = r else {
@@ -177,9 +181,17 @@ pub fn solve_threads<B: Bits>(
 ) -> Option<SolveResult> {
     if pos.geo.n == 8 {
         let (p, o) = (pos.me.low64(), pos.opp.low64());
-        return super::endgame8::solve_threads(p, o, table(), false, threads, abort)
-            .ok()
-            .flatten();
+        return super::endgame8::solve_threads(
+            p,
+            o,
+            table(),
+            pos.patterns.0,
+            false,
+            threads,
+            abort,
+        )
+        .ok()
+        .flatten();
     }
     solve_with(pos, false, abort)
 }
@@ -193,11 +205,13 @@ pub fn solve_with<B: Bits>(
 ) -> Option<SolveResult> {
     let g = pos.geo;
     if g.n == 8 {
-        return super::endgame8::solve(pos.me.low64(), pos.opp.low64(), table(), canonical, abort)
+        let (p, o) = (pos.me.low64(), pos.opp.low64());
+        return super::endgame8::solve(p, o, table(), pos.patterns.0, canonical, abort)
             .ok()
             .flatten();
     }
     let mut s = Solver::new(g, pos.me, pos.opp, table(), abort);
+    s.net = pos.patterns.1;
     let moves = g.moves(pos.me, pos.opp);
     if moves.is_zero() {
         if g.moves(pos.opp, pos.me).is_zero() {

@@ -237,7 +237,8 @@ impl<'a, B: Bits> Solver<'a, B> {
         {
             return v;
         }
-        if self.cut.is_none() && tt_move == PASS && ne >= self.presearch_min {
+        // (Without weights a pre-search would cut nothing: the exact search twice.)
+        if self.cut.is_none() && tt_move == PASS && ne >= self.presearch_min && self.net.is_some() {
             tt_move = self.presearch(me, opp, alpha, beta, passed, key);
         }
         // Enhanced transposition cutoff: a child whose table entry already proves that we

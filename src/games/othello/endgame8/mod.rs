@@ -110,6 +110,10 @@ pub use root::{solve, solve_guess};
 use threads::Busy;
 pub use threads::solve_threads;
 
+/// The pattern weights the solver orders and predicts with (the position's, `EvalFile`'s);
+/// without them `quick_eval` orders and no selective search cuts or pre-searches.
+pub type Net = Option<&'static PatternNet>;
+
 pub struct Solver<'a> {
     pub nodes: u64,
     /// The positions the ordering searches (`shallow`) visit, apart from `nodes`.
@@ -122,9 +126,10 @@ pub struct Solver<'a> {
     geo: Geo<u64>,
     /// With other threads: the positions being searched now (`threads::Busy`).
     busy: Option<&'a Busy>,
-    /// The embedded pattern weights, for the ordering search (`shallow`); without them
-    /// `quick_eval`.
-    net: Option<&'static PatternNet>,
+    /// The position's pattern weights (`Net`: the embedded ones unless `EvalFile` chose
+    /// others), for the ordering search and the predictions (`shallow`); without them
+    /// `quick_eval`, and no probable cut.
+    net: Net,
     /// Selective search (`probcut`): probable cuts at this confidence; `None`: exact.
     cut: Option<probcut::Confidence>,
     /// From this many empties the exact search pre-searches selectively (`presearch`).
@@ -135,7 +140,11 @@ pub struct Solver<'a> {
 }
 
 impl<'a> Solver<'a> {
-    pub fn new(table: &'a Table, abort: &'a dyn Fn() -> bool) -> Result<Solver<'a>, String> {
+    pub fn new(
+        table: &'a Table,
+        net: Net,
+        abort: &'a dyn Fn() -> bool,
+    ) -> Result<Solver<'a>, String> {
         Ok(Solver {
             nodes: 0,
             ordering_nodes: 0,
@@ -145,7 +154,7 @@ impl<'a> Solver<'a> {
             table,
             geo: Geo::new(8)?,
             busy: None,
-            net: super::learn::default_net(),
+            net,
             cut: None,
             presearch_min: PRESEARCH_MIN_EMPTIES,
             pre: false,
@@ -417,7 +426,13 @@ impl<'a> Solver<'a> {
         {
             return v;
         }
-        if self.cut.is_none() && use_table && tt_move == PASS && ne >= self.presearch_min {
+        // (Without weights a pre-search would cut nothing: the exact search twice.)
+        if self.cut.is_none()
+            && use_table
+            && tt_move == PASS
+            && ne >= self.presearch_min
+            && self.net.is_some()
+        {
             tt_move = self.presearch(p, o, alpha, beta, passed, key);
         }
         // The moves, their flips and their children's keys (prefetched for the enhanced

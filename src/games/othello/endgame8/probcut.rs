@@ -23,7 +23,7 @@
 //! margin for the side to move, -64..=64, as in the exact solver; the prediction and `sigma`
 //! are in hundredths of a disc.
 
-use super::{PASS, Solver, moves};
+use super::{Net, PASS, Solver, moves};
 use crate::games::othello::solve_table::{SolveResult, Table};
 
 /// The confidence of a selective search: `t` in hundredths of a standard deviation (e.g. 200:
@@ -90,9 +90,11 @@ fn depth_for(ne: u32, pre: bool) -> u32 {
 
 /// The standard deviation (hundredths of a disc) of the predicting search's error against
 /// the exact margin at `ne` empties and `depth` plies. `calibrate_probcut_sigma` (tests),
-/// positions of the FFO sets and the midgame set a few random plies on, 10 to 18 empties,
-/// measures 954, 817, 743, 684, 643 and 581 at depths 0 to 5: the table is those times about
-/// 1.15 beyond depth 0, the scale the confidence levels of play were set on.
+/// positions of the FFO sets and the midgame set a few plies on, 10 to 18 empties, measured
+/// 954, 817, 743, 684, 643 and 581 at depths 0 to 5 when its walk chose each ply by the
+/// patterns under test: the table is those times about 1.15 beyond depth 0, the scale the
+/// confidence levels of play were set on. Its walk now plays fewest replies first, the same
+/// positions whatever the weights: 1101, 927, 838, 754, 689 at depths 0 to 4.
 fn sigma(ne: u32, depth: u32) -> i32 {
     let _ = ne;
     [1000, 950, 850, 800, 750, 680][depth.min(5) as usize]
@@ -102,13 +104,20 @@ fn sigma(ne: u32, depth: u32) -> i32 {
 /// plies: the evaluation falls short of the mover's margin where the last ply is the
 /// opponent's (an even depth), less the deeper the search, while at an odd depth the mover's
 /// choice of its best reply makes up for it (`calibrate_probcut_sigma`, 10 to 18 empties,
-/// about 930 positions a depth: -316, -1, -201, +6, -174 at depths 0 to 4). A cut tests the
+/// about 930 positions a depth: -316, -1, -201, +6, -174 at depths 0 to 4 on its walk by the
+/// patterns' choice, -288, +49, -190, +40, -142 on its walk by fewest replies). A cut tests the
 /// prediction less this bias, so that its two sides are as likely wrong: uncorrected, a
 /// fail-high cut was too rare and a fail-low one too often wrong. The pre-search keeps the
 /// -3 discs at every even depth that it was tuned with: with `GATE`, FFO #40-#48, one thread,
 /// search + ordering nodes: 305.6 M -> 292.3 M (#41 12.4 M -> 11.8 M, #44 11.4 M -> 10.6 M,
 /// #47 14.5 M -> 13.4 M), #49-#52 778.3 M -> 755.3 M (with -200 at depth 2, as the sample
-/// alone would have it, 795.4 M: #52 133 M -> 160 M).
+/// alone would have it, 795.4 M: #52 133 M -> 160 M). The mean also moves with the parity
+/// of the empties, by about 2.4 discs (the mover with the last move is underrated: at depths
+/// 0 to 4, -183, +141, -97, +142, -41 with an even number of empties, -431, -76, -316, -100,
+/// -279 with an odd one), but a bias by both parities did not pay: FFO #40-#52 1,029.9 M ->
+/// 1,087.6 M in the pre-search; in play's levels (`selective_levels_on_the_midgame_set`) the
+/// margins nearer (mean error 1.77 -> 1.58 discs at 1.0 sigma, 1.10 -> 1.03 at 1.25) for
+/// 6-9% more nodes, the moves' loss 0.43 -> 0.53 and 0.37 -> 0.33.
 fn bias(depth: u32, pre: bool) -> i32 {
     if !depth.is_multiple_of(2) {
         0
@@ -211,10 +220,11 @@ pub fn solve_selective(
     p: u64,
     o: u64,
     table: &Table,
+    net: Net,
     c: Confidence,
     abort: &dyn Fn() -> bool,
 ) -> Result<Option<SolveResult>, String> {
-    Ok(solve_selective_root(p, o, table, c, None, abort)?
+    Ok(solve_selective_root(p, o, table, net, c, None, abort)?
         .and_then(|r| r.complete.then_some(r.result)))
 }
 
@@ -237,11 +247,12 @@ pub fn solve_selective_root(
     p: u64,
     o: u64,
     table: &Table,
+    net: Net,
     c: Confidence,
     guess: Option<i32>,
     abort: &dyn Fn() -> bool,
 ) -> Result<Option<Selective>, String> {
-    let mut s = Solver::new(table, abort)?;
+    let mut s = Solver::new(table, net, abort)?;
     s.cut = Some(c);
     let mv = moves(p, o);
     if mv == 0 {

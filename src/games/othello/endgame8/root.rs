@@ -5,7 +5,7 @@
 //! guess: a fail outside the window is searched again on that side.
 
 use super::threads::Busy;
-use super::{PASS, SolveResult, Solver, Table, flips, moves};
+use super::{Net, PASS, SolveResult, Solver, Table, flips, moves};
 
 impl Solver<'_> {
     /// The root where `p` must pass: the margin after the pass (`PASS` its move); `None` if
@@ -30,10 +30,11 @@ pub fn solve(
     p: u64,
     o: u64,
     table: &Table,
+    net: Net,
     canonical: bool,
     abort: &dyn Fn() -> bool,
 ) -> Result<Option<SolveResult>, String> {
-    solve_sharing(p, o, table, canonical, abort, None, None)
+    solve_sharing(p, o, table, net, canonical, abort, None, None)
 }
 
 /// `solve`, starting from the margin `guess` (a selective search's): the margin is searched
@@ -42,10 +43,11 @@ pub fn solve_guess(
     p: u64,
     o: u64,
     table: &Table,
+    net: Net,
     guess: i32,
     abort: &dyn Fn() -> bool,
 ) -> Result<Option<SolveResult>, String> {
-    solve_sharing(p, o, table, false, abort, None, Some(guess))
+    solve_sharing(p, o, table, net, false, abort, None, Some(guess))
 }
 
 /// The aspiration window of the exact solver and the selective root: this many discs either
@@ -60,16 +62,18 @@ pub(super) fn aspiration_window(guess: Option<i32>) -> (i32, i32) {
 }
 
 /// `solve`, deferring the moves that other threads are searching (`busy`).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn solve_sharing(
     p: u64,
     o: u64,
     table: &Table,
+    net: Net,
     canonical: bool,
     abort: &dyn Fn() -> bool,
     busy: Option<&Busy>,
     guess: Option<i32>,
 ) -> Result<Option<SolveResult>, String> {
-    let mut s = Solver::new(table, abort)?;
+    let mut s = Solver::new(table, net, abort)?;
     s.busy = busy;
     let mv = moves(p, o);
     if mv == 0 {

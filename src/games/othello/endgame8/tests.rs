@@ -4,6 +4,7 @@
 
 use super::root::ASPIRATION;
 use super::*;
+use crate::games::othello::learn::default_net;
 use crate::learn::rng::Rng;
 /// The solver's margin is the best child's exact value, and its canonical move the lowest
 /// square reaching it, whatever the table held (positions of 8 to 12 empties from random games,
@@ -44,18 +45,18 @@ fn margin_and_move_are_exact_and_canonical() {
             m &= m - 1;
             let f = flips(p, o, sq);
             table.clear();
-            let mut s = Solver::new(table, &|| false).expect("8x8");
+            let mut s = Solver::new(table, default_net(), &|| false).expect("8x8");
             values.push((sq, -s.search(o & !f, p | f | 1 << sq, -64, 64, false)));
         }
         let best = values.iter().map(|v| v.1).max().expect("a move");
         let first = values.iter().find(|v| v.1 == best).expect("a move").0;
         // With the table as the previous solves left it.
-        let r = solve(p, o, table, true, &|| false)
+        let r = solve(p, o, table, default_net(), true, &|| false)
             .expect("8x8")
             .expect("solved");
         assert_eq!((r.margin, r.best as u32), (best, first), "{p:#x} {o:#x}");
         // The fast choice: a move of the best value.
-        let r = solve(p, o, table, false, &|| false)
+        let r = solve(p, o, table, default_net(), false, &|| false)
             .expect("8x8")
             .expect("solved");
         let value = values.iter().find(|v| v.0 == r.best as u32).map(|v| v.1);
@@ -103,8 +104,7 @@ fn ordering_evaluation_keeps_scores_exact() {
         let mut margins = Vec::new();
         for net in [super::super::learn::default_net(), None] {
             table.clear();
-            let mut s = Solver::new(table, &|| false).expect("8x8");
-            s.net = net;
+            let mut s = Solver::new(table, net, &|| false).expect("8x8");
             margins.push(s.search(p, o, -64, 64, false));
         }
         assert_eq!(margins[0], margins[1], "{p:#x} {o:#x}");
@@ -150,7 +150,7 @@ fn cutoffs_near_the_end_keep_scores_exact() {
         };
         let exact = negamax(p, o, false);
         table.clear();
-        let mut s = Solver::new(table, &|| false).expect("8x8");
+        let mut s = Solver::new(table, default_net(), &|| false).expect("8x8");
         assert_eq!(s.search(p, o, -64, 64, false), exact, "{p:#x} {o:#x}");
         // Null windows below and above: a fail-soft bound on the right side.
         let v = s.search(p, o, exact - 2, exact - 1, false);
@@ -187,7 +187,7 @@ fn presearch_keeps_scores_exact() {
         let mut margins = Vec::new();
         for min in [PRESEARCH_MIN_EMPTIES, 65] {
             table.clear();
-            let mut s = Solver::new(table, &|| false).expect("8x8");
+            let mut s = Solver::new(table, default_net(), &|| false).expect("8x8");
             s.presearch_min = min;
             margins.push(s.search(p, o, -64, 64, false));
         }
@@ -211,7 +211,7 @@ fn a_guessed_margin_keeps_scores_exact() {
             continue;
         };
         table.clear();
-        let exact = solve(p, o, table, true, &|| false)
+        let exact = solve(p, o, table, default_net(), true, &|| false)
             .expect("8x8")
             .expect("solved")
             .margin;
@@ -228,19 +228,26 @@ fn a_guessed_margin_keeps_scores_exact() {
             let guess = guess.clamp(-64, 64);
             missed += usize::from((guess - exact).abs() > ASPIRATION);
             table.clear();
-            let r = solve_guess(p, o, table, guess, &|| false)
+            let r = solve_guess(p, o, table, default_net(), guess, &|| false)
                 .expect("8x8")
                 .expect("solved");
             table.clear();
-            let sel =
-                solve_selective_root(p, o, table, Confidence(1_000_000), Some(guess), &|| false)
-                    .expect("8x8")
-                    .expect("searched");
+            let sel = solve_selective_root(
+                p,
+                o,
+                table,
+                default_net(),
+                Confidence(1_000_000),
+                Some(guess),
+                &|| false,
+            )
+            .expect("8x8")
+            .expect("searched");
             assert!(sel.complete);
             for (margin, best) in [(r.margin, r.best), (sel.result.margin, sel.result.best)] {
                 assert_eq!(margin, exact, "{p:#x} {o:#x} guess {guess}");
                 let f = flips(p, o, best as u32);
-                let mut s = Solver::new(table, &|| false).expect("8x8");
+                let mut s = Solver::new(table, default_net(), &|| false).expect("8x8");
                 let child = s.search(o & !f, p | f | 1 << best, -64, 64, false);
                 assert_eq!(-child, exact, "{p:#x} {o:#x} guess {guess}: move {best}");
             }

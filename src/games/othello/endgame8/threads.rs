@@ -6,7 +6,7 @@
 //! cut off, so each result is exact; the answer is the main thread's (`solve`), and the
 //! helpers stop when it returns (or when `abort` stops it). Nodes (and ordering nodes): every thread's together.
 
-use super::{Solver, moves, solve, solve_sharing};
+use super::{Net, Solver, moves, solve, solve_sharing};
 use crate::games::othello::solve_table::{SolveResult, Table};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -18,12 +18,13 @@ pub fn solve_threads(
     p: u64,
     o: u64,
     table: &Table,
+    net: Net,
     canonical: bool,
     threads: usize,
     abort: &dyn Fn() -> bool,
 ) -> Result<Option<SolveResult>, String> {
     if threads <= 1 {
-        return solve(p, o, table, canonical, abort);
+        return solve(p, o, table, net, canonical, abort);
     }
     let stop = AtomicBool::new(false);
     let busy = Busy::new(14);
@@ -34,7 +35,7 @@ pub fn solve_threads(
                 (&stop, &helper_nodes, &helper_ordering, &busy);
             scope.spawn(move || {
                 let stopped = || stop.load(Relaxed);
-                let Ok(mut h) = Solver::new(table, &stopped) else {
+                let Ok(mut h) = Solver::new(table, net, &stopped) else {
                     return;
                 };
                 h.busy = Some(busy);
@@ -47,7 +48,7 @@ pub fn solve_threads(
                 helper_ordering.fetch_add(h.ordering_nodes, Relaxed);
             });
         }
-        let r = solve_sharing(p, o, table, canonical, abort, Some(&busy), None);
+        let r = solve_sharing(p, o, table, net, canonical, abort, Some(&busy), None);
         stop.store(true, Relaxed);
         r
     });
