@@ -210,8 +210,7 @@ pub fn solve_with<B: Bits>(
             .ok()
             .flatten();
     }
-    let mut s = Solver::new(g, pos.me, pos.opp, table(), abort);
-    s.net = pos.patterns.1;
+    let mut s = Solver::new(g, pos.me, pos.opp, pos.patterns.1, table(), abort);
     let moves = g.moves(pos.me, pos.opp);
     if moves.is_zero() {
         if g.moves(pos.opp, pos.me).is_zero() {

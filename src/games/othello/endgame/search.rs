@@ -17,7 +17,7 @@
 use super::super::PASS;
 use super::super::board::Geo;
 use super::super::endgame8::Confidence;
-use super::super::learn_big::{BigNet, default_net};
+use super::super::learn_big::BigNet;
 use super::probcut::PRESEARCH_MIN_EMPTIES;
 use super::rays::{Empties, Rays};
 use crate::bits::Bits;
@@ -51,7 +51,16 @@ pub(super) struct Solver<'a, B: Bits> {
 }
 
 impl<'a, B: Bits> Solver<'a, B> {
-    pub fn new(g: Geo<B>, me: B, opp: B, table: &'a Table, abort: &'a dyn Fn() -> bool) -> Self {
+    /// A solver of the position (`me`, `opp`) on `g`, predicting with `net` (the position's
+    /// weights: `Patterns::1`).
+    pub fn new(
+        g: Geo<B>,
+        me: B,
+        opp: B,
+        net: Option<&'static BigNet>,
+        table: &'a Table,
+        abort: &'a dyn Fn() -> bool,
+    ) -> Self {
         Solver {
             g,
             rays: Rays::new(&g),
@@ -62,7 +71,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             aborted: false,
             table,
             shape_tag: (g.n as u64) << 56,
-            net: default_net(g.n),
+            net,
             cut: None,
             presearch_min: PRESEARCH_MIN_EMPTIES,
         }

@@ -8,6 +8,7 @@ use super::super::search::{MAX_MOVES, Solver};
 use super::*;
 use crate::bits::U256;
 use crate::games::othello::board::Geo;
+use crate::games::othello::learn_big::default_net;
 use crate::games::othello::solve_table::table;
 use crate::learn::rng::Rng;
 
@@ -21,7 +22,7 @@ fn walk<B: Bits>(rng: &mut Rng, n: u32, stop: u32) -> Option<(Geo<B>, B, B)> {
     let never = || false;
     let mut plies = 0;
     while (g.all & !(me | opp)).count() > stop {
-        let mut s = Solver::new(g, me, opp, t, &never);
+        let mut s = Solver::new(g, me, opp, default_net(g.n), t, &never);
         let mut list = [(0, B::zero()); MAX_MOVES];
         let count = s.moves(me, opp, &mut list);
         if count == 0 {
@@ -65,7 +66,7 @@ fn errors<B: Bits>(n: u32, samples: usize, lo: u32, hi: u32) -> Vec<(u32, f64, f
             continue;
         };
         done += 1;
-        let mut s = Solver::new(g, me, opp, t, &never);
+        let mut s = Solver::new(g, me, opp, default_net(g.n), t, &never);
         let exact = s.search(me, opp, -s.total, s.total, false);
         let ne = (g.all & !(me | opp)).count();
         let e = (s.predict(me, opp) - exact * 100) as f64;
@@ -125,11 +126,11 @@ fn presearch_leaves_the_margin_exact() {
             let Some((g, me, opp)) = walk::<B>(&mut rng, n, PRESEARCH_MIN_EMPTIES + 1) else {
                 continue;
             };
-            let mut with = Solver::new(g, me, opp, t, &never);
+            let mut with = Solver::new(g, me, opp, default_net(g.n), t, &never);
             t.clear();
             let a = with.search(me, opp, -with.total, with.total, false);
             t.clear();
-            let mut without = Solver::new(g, me, opp, t, &never);
+            let mut without = Solver::new(g, me, opp, default_net(g.n), t, &never);
             without.presearch_min = u32::MAX;
             let b = without.search(me, opp, -without.total, without.total, false);
             assert_eq!(a, b, "{n}x{n}: with the pre-search {a}, without {b}");
