@@ -9,6 +9,8 @@ another UGI engine, with --engine and --go).
             (the exact solver is the oracle). Lines are FFO-style .obf: 64 squares X/O/-,
             the side to move, then `MOVE:+v;` for every move, best first (v: the final disc
             margin for the mover with perfect play after it).
+  openings: COUNT distinct positions after PLIES random legal moves from the start (no pass
+            among them), one FEN a line, for `tabula match --openings`.
   measure:  tabula (or --engine) plays each position at each time per move (`--go`, by default
             UGI `go movetime`); the loss of its move is best - value(move). Prints a table by
             empties: positions, mean loss, best-move rate, mean seconds a move (wall clock,
@@ -18,6 +20,8 @@ No rules live here: legal moves come from tabula's `go perft 1`, positions from 
 
   python3 scripts/othello_midgame.py generate --tabula target/release/tabula \
       --out tests/data/othello-midgame.obf --count 100 --seed 1
+  python3 scripts/othello_midgame.py openings --tabula target/release/tabula \
+      --count 120 --plies 8 --seed 8 > scripts/othello-8ply.txt
   python3 scripts/othello_midgame.py measure --tabula target/release/tabula \
       --set tests/data/othello-midgame.obf --movetime 100,300,1000
   python3 scripts/othello_midgame.py measure --set tests/data/othello-midgame.obf \
@@ -146,6 +150,30 @@ def generate(args):
     ugi.close()
 
 
+def openings(args):
+    rng = random.Random(args.seed)
+    ugi = Ugi(args.tabula)
+    seen = set()
+    print(f"# {args.count} Othello openings: positions after {args.plies} random legal moves "
+          f"from the start,\n# scripts/othello_midgame.py openings --count {args.count} "
+          f"--plies {args.plies} --seed {args.seed}")
+    while len(seen) < args.count:
+        moves = []
+        for _ in range(args.plies):
+            pos = "position startpos" + (" moves " + " ".join(moves) if moves else "")
+            legal = [m for m in ugi.moves(pos) if m != "0000"]
+            if not legal:
+                break
+            moves.append(rng.choice(legal))
+        if len(moves) < args.plies:
+            continue
+        fen = ugi.fen("position startpos moves " + " ".join(moves))
+        if fen not in seen:
+            seen.add(fen)
+            print(fen, flush=True)
+    ugi.close()
+
+
 def obf_to_fen(squares, side):
     rows = []
     for r in range(8):
@@ -228,6 +256,11 @@ def main():
     g.add_argument("--hi", type=int, default=26)
     g.add_argument("--random-plies", type=int, default=10)
     g.add_argument("--nodes", type=int, default=20000)
+    o = sub.add_parser("openings")
+    o.add_argument("--tabula", default="target/release/tabula")
+    o.add_argument("--count", type=int, default=120)
+    o.add_argument("--plies", type=int, default=8)
+    o.add_argument("--seed", type=int, default=8)
     m = sub.add_parser("measure")
     m.add_argument("--tabula", default="target/release/tabula")
     m.add_argument("--set", required=True)
@@ -240,7 +273,7 @@ def main():
     m.add_argument("--detail", action="store_true",
                    help="one line a position on stderr: empties, move, loss, the last info line")
     args = ap.parse_args()
-    generate(args) if args.cmd == "generate" else measure(args)
+    {"generate": generate, "openings": openings, "measure": measure}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -22,10 +22,10 @@ use crate::bits::Bits;
 /// Probable cuts from this many empties.
 const MIN_EMPTIES: u32 = 8;
 
-/// The exact search's selective pre-search: from this many empties, at this confidence
-/// (protocol/benchmarks.md, "A selective pre-search in the big boards' solver": the nodes
-/// at confidences from 0.25 to 1.5 and from 14, 16 and 18 empties).
-pub(super) const PRESEARCH_MIN_EMPTIES: u32 = 16;
+/// The exact search's selective pre-search: from `search::PRESEARCH_MIN_EMPTIES` empties
+/// (the solver's default `presearch_min`), at this confidence (protocol/benchmarks.md, "A
+/// selective pre-search in the big boards' solver": the nodes at confidences from 0.25 to
+/// 1.5 and from 14, 16 and 18 empties).
 const PRESEARCH_CONFIDENCE: Confidence = Confidence(80);
 
 /// The standard deviation (hundredths of a disc) of the evaluation's error against the exact

@@ -18,13 +18,15 @@ use super::super::PASS;
 use super::super::board::Geo;
 use super::super::endgame8::Confidence;
 use super::super::learn_big::BigNet;
-use super::probcut::PRESEARCH_MIN_EMPTIES;
 use super::rays::{Empties, Rays};
 use crate::bits::Bits;
 use crate::bits::mix;
 use crate::games::othello::solve_table::{Table, narrow};
 
 pub(super) const TABLE_MIN_EMPTIES: u32 = 8;
+/// From this many empties a node the table knows nothing of is first searched selectively
+/// (`probcut::presearch`, which gives the confidence and the measures behind both).
+pub(super) const PRESEARCH_MIN_EMPTIES: u32 = 16;
 const STABILITY_MIN_EMPTIES: u32 = 10;
 /// From this many empties, moves are ordered by a shallow search instead of a static guess.
 const SHALLOW_MIN_EMPTIES: u32 = 13;

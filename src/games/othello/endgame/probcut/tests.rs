@@ -4,7 +4,7 @@
 //! exact margin as it was.
 
 use super::super::super::Othello;
-use super::super::search::{MAX_MOVES, Solver};
+use super::super::search::{MAX_MOVES, PRESEARCH_MIN_EMPTIES, Solver};
 use super::*;
 use crate::bits::U256;
 use crate::games::othello::board::Geo;
