@@ -42,7 +42,8 @@ pub struct DatagenArgs {
     /// Plies after which a game still going is scored a draw.
     #[arg(long, default_value_t = 400)]
     pub max_plies: u32,
-    /// Milliseconds the exact solver may take per position it labels (games with a solver).
+    /// Milliseconds the exact solver may take per position it labels (games with a solver),
+    /// counted on the thread's CPU clock: a paused or busy machine labels the same positions.
     #[arg(long, default_value_t = 500)]
     pub exact_ms: u64,
     /// Empty squares from which the exact solver plays and labels every position (games with

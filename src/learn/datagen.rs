@@ -10,6 +10,7 @@
 //! continued in `TABULAG1` (said on stderr), never mixed with `TABULAG2` blocks.
 
 use super::Learn;
+use super::cpu_clock::thread_time;
 use super::format::{DataWriter, FLAG_EXACT, Header, Record};
 use super::game_data::{FLAG_KEEP, GameRecord, GameWriter, Ply, encode};
 use super::rng::Rng;
@@ -42,7 +43,8 @@ pub struct Config {
     pub options: Vec<(String, String)>,
     /// A game still going after this many plies is scored a draw.
     pub max_plies: u32,
-    /// Milliseconds the exact solver may take per labelled position (`Learn::EXACT_FROM`).
+    /// Milliseconds of the thread's CPU time (`cpu_clock`) the exact solver may take per
+    /// labelled position (`Learn::EXACT_FROM`).
     pub exact_ms: u64,
     /// Empty squares from which the exact solver plays and labels, instead of the game's
     /// `Learn::EXACT_FROM` (games without a solver, `EXACT_FROM` 0, ignore it).
@@ -174,8 +176,9 @@ fn play_game<G: Learn>(
         }
         let mut exact = None;
         if exact_from > 0 && pos.empties() <= exact_from {
-            let deadline = Instant::now() + Duration::from_millis(cfg.exact_ms);
-            exact = pos.solve_for_data(&|| Instant::now() >= deadline);
+            // The thread's CPU time: a pause or a busy machine does not change the labels.
+            let deadline = thread_time() + Duration::from_millis(cfg.exact_ms);
+            exact = pos.solve_for_data(&|| thread_time() >= deadline);
         }
         let (best, score, is_exact) = match exact {
             Some(s) => (s.best, s.score, true),

@@ -10,6 +10,7 @@
 pub mod book;
 pub mod check;
 pub mod checksum;
+pub mod cpu_clock;
 pub mod datagen;
 pub mod format;
 pub mod game_blocks;
