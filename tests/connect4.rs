@@ -176,6 +176,16 @@ fn solver_scores_become_mate_distances() {
     let solved = p.solve(&|| false).unwrap();
     assert_eq!(solved.best, 0);
     assert_eq!(solved.score, tabula::search::MATE - 1);
+    // A stone that wins at once is solved without a search, even stopped at once: on 8x7
+    // (no book) after a1 b1 a2 b2 a3 b3, a4 wins (score (56 + 1 - 6) / 2 = 25). The exact
+    // pass over every column used to run out of a short move's time far from the end,
+    // leaving the weak solve's "win at the latest stone" (a mate in 1 shown as mate 35).
+    let wide = Connect4::new(8, 7)
+        .and_then(|c| c.play_digits("121212"))
+        .unwrap();
+    let solved = wide.solve(&|| true).expect("solved without a search");
+    assert_eq!((solved.best, solved.score), (0, tabula::search::MATE - 1));
+    assert_eq!(solved.note, "solved: score 25 (test-set convention)");
     // r b1 c1 d1 against y b2 c2: two threats (a1, e1), so the side to move is mated in 2.
     let solved = pos("22334").solve(&|| false).unwrap();
     assert_eq!(solved.score, -(tabula::search::MATE - 2));
