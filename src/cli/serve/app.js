@@ -43,22 +43,13 @@ function showError(e) {
   $("error").textContent = e ? String(e.message || e) : "";
 }
 
-// Posts an action; a state in the answer is drawn at once, unless the page has left the
-// game the action was for while it was under way: an answer about a game the page no longer
-// shows (a settings change answered after "New game" or "Start match" was answered, or a
-// new game superseded by a newer one) would otherwise take the page back to it, and the
-// game it left may be closed already. Each new game starts an epoch; only its answers count.
-let epoch = 0;
+// Posts an action; a state in the answer is drawn at once.
 async function act(path, body) {
-  const mine = path === "/api/new" ? ++epoch : epoch;
-  const stale = () => mine !== epoch || (body.id !== undefined && body.id !== sid);
   try {
     const st = await call(path, body);
-    if (stale()) return;
     showError(null);
     if (st.id) adopt(st);
   } catch (e) {
-    if (stale()) return;
     showError(e);
   }
 }
