@@ -156,6 +156,11 @@ fn domineering_to_the_end_and_take_back(b: &Browser) {
 /// The second view: a match between two engines, watched to its end with the score kept.
 fn a_match_watched(b: &Browser) {
     b.click("#view-match");
+    // The controls set as a person sets them. A change of the level is also a setting of the
+    // game on show (posted at once): the test waits for its answer before "Start match", as
+    // a person's next click comes after the page has answered. (A click before that answer
+    // can lose the match: an answer about the game left, arriving after the match's, takes
+    // the page back to that game: a race of the page, still open.)
     for (id, value) in [
         ("game", "connect4"),
         ("engine-a", "0"),
@@ -166,10 +171,11 @@ fn a_match_watched(b: &Browser) {
     ] {
         b.js(
             "const e = document.getElementById(arguments[0]); e.value = arguments[1]; \
-             if (e.onchange) e.onchange();",
+             if (e.onchange && arguments[0] !== 'movetime') e.onchange();",
             json!([id, value]),
         );
     }
+    b.wait("the level's answer", 10, |st| st["settings"]["level"] == 12);
     let old = b.state()["id"].clone();
     b.click("#start-match");
     let st = b.wait("the match", 30, |st| {
