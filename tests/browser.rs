@@ -156,11 +156,17 @@ fn domineering_to_the_end_and_take_back(b: &Browser) {
 /// The second view: a match between two engines, watched to its end with the score kept.
 fn a_match_watched(b: &Browser) {
     b.click("#view-match");
-    // The controls set as a person sets them. A change of the level is also a setting of the
-    // game on show (posted at once): the test waits for its answer before "Start match", as
-    // a person's next click comes after the page has answered. (A click before that answer
-    // can lose the match: an answer about the game left, arriving after the match's, takes
-    // the page back to that game: a race of the page, still open.)
+    // The controls set as a person sets them: a change of the level or the move time is also
+    // a setting of the game on show, posted at once. Their answers are held back 1.5 s here
+    // (as a busy server may be slow) and "Start match" is clicked before they come: the page
+    // must stay with the match, not go back to the game it closed (a race seen in CI).
+    b.js(
+        "const f = window.fetch; window.tabulaFetch = f; \
+         window.fetch = (u, i) => String(u).startsWith('/api/settings') \
+           ? f(u, i).then((r) => new Promise((ok) => setTimeout(() => ok(r), 1500))) \
+           : f(u, i);",
+        json!([]),
+    );
     for (id, value) in [
         ("game", "connect4"),
         ("engine-a", "0"),
@@ -171,16 +177,21 @@ fn a_match_watched(b: &Browser) {
     ] {
         b.js(
             "const e = document.getElementById(arguments[0]); e.value = arguments[1]; \
-             if (e.onchange && arguments[0] !== 'movetime') e.onchange();",
+             if (e.onchange) e.onchange();",
             json!([id, value]),
         );
     }
-    b.wait("the level's answer", 10, |st| st["settings"]["level"] == 12);
     let old = b.state()["id"].clone();
     b.click("#start-match");
     let st = b.wait("the match", 30, |st| {
         st["id"] != old && !st["match"].is_null()
     });
+    let id = st["id"].clone();
+    // The held answers have come and gone; the page still shows the match, with no error.
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    b.js("window.fetch = window.tabulaFetch;", json!([]));
+    assert_eq!(b.state()["id"], id, "the page stays with the match");
+    assert_eq!(b.text("#error"), "", "no error about the game closed");
     assert_eq!(st["settings"]["level"], 12);
     assert_eq!(st["players"], json!(["tabula", "other"]));
     let st = b.wait("the second game", 120, |st| st["match"]["game"] == 2);

@@ -43,18 +43,28 @@ function showError(e) {
   $("error").textContent = e ? String(e.message || e) : "";
 }
 
+// The games this page has closed (a new game, a match or a loaded record posts `close` of the
+// game on show). An answer about one of them may still arrive after the new game's (a
+// settings change posted just before "Start match", say): it is not drawn, nor its error
+// shown, or the page would go back to a game the server has closed. Every other answer is.
+const closed = new Set();
+
 // Posts an action; a state in the answer is drawn at once.
 async function act(path, body) {
   try {
     const st = await call(path, body);
+    if (body && body.close && st.id && st.id !== body.close) closed.add(body.close);
+    if (body && closed.has(body.id)) return;
     showError(null);
     if (st.id) adopt(st);
   } catch (e) {
+    if (body && closed.has(body.id)) return;
     showError(e);
   }
 }
 
 function adopt(st) {
+  if (closed.has(st.id)) return;
   const fresh = !S || st.id !== S.id;
   if (st.id !== sid) {
     sid = st.id;
