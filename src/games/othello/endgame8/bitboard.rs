@@ -30,28 +30,37 @@ const fn lines() -> [[u64; 15]; 4] {
 const COL_A: u64 = 0x0101_0101_0101_0101;
 const COL_H: u64 = 0x8080_8080_8080_8080;
 const ROW_1: u64 = 0xff;
-const ROW_8: u64 = 0xff << 56;
-const BORDER: u64 = COL_A | COL_H | ROW_1 | ROW_8;
 
-/// Discs of `p` that can never be flipped (a sound under-estimate): repeatedly, every disc
-/// that in each of the four line directions has a full line, the board's border or a stable
-/// disc of its own beside it (a flipped run is bounded by the opponent on both sides, so it
-/// cannot hold such a disc). Corners come first, then what they anchor.
+/// Discs of `p` that can never be flipped (a sound under-estimate): the edges' stable discs
+/// (`edge_stable`, exact for an edge) and the discs whose four lines are full, then repeatedly
+/// every inner disc that in each of the four line directions has a full line or a stable disc
+/// of its own beside it (a flipped run is bounded by the opponent on both sides, so it cannot
+/// hold such a disc).
 pub fn stable(p: u64, o: u64) -> u64 {
     let full = full_lines(p | o);
-    let mut s = 0u64;
+    let mut s = super::edge_stable::edge_stable(p, o) | (p & full[0] & full[1] & full[2] & full[3]);
+    if s == 0 {
+        // Nothing to grow from: an inner disc needs a stable neighbour on some line.
+        return 0;
+    }
+    // The edges are settled by their table; the inner discs grow from what is stable. (A
+    // shift that wraps across a row's end lands on column a or h, outside `INNER_SQUARES`.)
+    let inner = p & INNER_SQUARES;
     loop {
-        let h = ((s << 1) & !COL_A) | ((s >> 1) & !COL_H) | full[0] | COL_A | COL_H;
-        let v = (s << 8) | (s >> 8) | full[1] | ROW_1 | ROW_8;
-        let d = ((s << 9) & !COL_A) | ((s >> 9) & !COL_H) | full[2] | BORDER;
-        let a = ((s << 7) & !COL_H) | ((s >> 7) & !COL_A) | full[3] | BORDER;
-        let grown = s | (p & h & v & d & a);
+        let h = (s << 1) | (s >> 1) | full[0];
+        let v = (s << 8) | (s >> 8) | full[1];
+        let d = (s << 9) | (s >> 9) | full[2];
+        let a = (s << 7) | (s >> 7) | full[3];
+        let grown = s | (inner & h & v & d & a);
         if grown == s {
             return s;
         }
         s = grown;
     }
 }
+
+/// The squares off the board's edges (b2..g7).
+const INNER_SQUARES: u64 = 0x007e_7e7e_7e7e_7e00;
 
 /// The squares of the full lines of `filled`: rows, columns, diagonals (down-right) and
 /// anti-diagonals (down-left), as `LINES` orders them: a square is in a direction's set when

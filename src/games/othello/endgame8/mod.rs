@@ -96,6 +96,7 @@ const QUADRANTS: [u64; 4] = [
 ];
 
 mod bitboard;
+mod edge_stable;
 mod probcut;
 mod root;
 mod small;
