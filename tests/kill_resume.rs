@@ -117,7 +117,7 @@ fn datagen_killed_and_resumed_writes_the_same_bytes() {
     let total = Duration::from_secs_f64(secs);
     let mut kills = 0;
     while kills < 5 {
-        if sigkill(&b, rng.between(total / 10, total / 3)) {
+        if sigkill(&b, rng.between(total / 12, total / 5)) {
             break;
         }
         kills += 1;
@@ -205,7 +205,7 @@ fn book_killed_and_resumed_writes_the_same_book() {
     let total = Duration::from_secs_f64(secs);
     let (mut kills, mut expanded) = (0, 0);
     while kills < 5 {
-        if sigkill(&b, rng.between(total / 8, total / 3)) {
+        if sigkill(&b, rng.between(total / 12, total / 5)) {
             break;
         }
         kills += 1;
