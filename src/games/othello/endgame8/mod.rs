@@ -138,6 +138,9 @@ pub struct Solver<'a> {
     /// The selective search running is the exact search's pre-search: its predictions are
     /// the shallower ones (`probcut::depth_for`).
     pre: bool,
+    /// No node has been searched yet: the next `search` is the root's, whose pre-search rises
+    /// through `probcut::ROOT_PRESEARCH`.
+    at_root: bool,
 }
 
 impl<'a> Solver<'a> {
@@ -159,6 +162,7 @@ impl<'a> Solver<'a> {
             cut: None,
             presearch_min: PRESEARCH_MIN_EMPTIES,
             pre: false,
+            at_root: true,
         })
     }
 
@@ -366,6 +370,7 @@ impl<'a> Solver<'a> {
     }
 
     pub fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
+        let root = std::mem::take(&mut self.at_root);
         let empty = !(p | o);
         let ne = empty.count_ones();
         if ne <= SMALL_EMPTIES {
@@ -434,7 +439,7 @@ impl<'a> Solver<'a> {
             && ne >= self.presearch_min
             && self.net.is_some()
         {
-            tt_move = self.presearch(p, o, alpha, beta, passed, key);
+            tt_move = self.presearch(p, o, alpha, beta, passed, root);
         }
         // The moves, their flips and their children's keys (prefetched for the enhanced
         // transposition cutoff below and for the children's own probes).

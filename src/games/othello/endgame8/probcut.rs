@@ -13,9 +13,10 @@
 //!
 //! The exact search uses it too, to order (`presearch`): at a node of `PRESEARCH_MIN_EMPTIES`
 //! or more that the table knows nothing of, a selective search of the node at
-//! `PRESEARCH_CONFIDENCE` (with shallower predictions) first leaves its moves in the table
-//! (from the root down, as an iterative deepening would), and the exact search tries them
-//! first; it takes no bound of it.
+//! `PRESEARCH_CONFIDENCE` (with shallower predictions; at the solve's root rising to it
+//! through lower ones, `ROOT_PRESEARCH`) first leaves its moves in the table (from the root
+//! down, as an iterative deepening would), and the exact search tries them first; it takes no
+//! bound of it.
 //!
 //! A selective search stores its bounds with its confidence (`Table::put_sel`): an exact
 //! search takes only their moves, a more confident search too, and a selective search takes
@@ -47,6 +48,14 @@ pub const MIN_EMPTIES: u32 = 8;
 /// at 200, 459 M without a pre-search, with the other cuts of the same commit).
 pub(super) const PRESEARCH_MIN_EMPTIES: u32 = 18;
 const PRESEARCH_CONFIDENCE: Confidence = Confidence(150);
+/// The pre-search at a solve's root rises to `PRESEARCH_CONFIDENCE` through these (an
+/// iterative deepening of the selective search: each level leaves its moves in the table for
+/// the next). FFO #40-#52, one thread, search + ordering nodes: 1,089.7 M
+/// with the root's pre-search at 1.5 alone, 982.2 M so (#41 12.14 M -> 9.57 M, #44 10.16 M ->
+/// 8.25 M); 1.0 then 1.5: 1,022.0 M; 0.5, 1.0, 1.5: 980.3 M; 0.5, 0.7, 1.0, 1.5: 1,013.5 M;
+/// 0.7, 1.0, 1.25, 1.5: 1,050.7 M (single positions swing: #52 117 M to 159 M); the same
+/// levels at every pre-search from 20 or 22 empties: no change (981.3 M).
+const ROOT_PRESEARCH: [Confidence; 3] = [Confidence(70), Confidence(100), PRESEARCH_CONFIDENCE];
 
 /// Beyond this margin (discs) a bound's cut needs `EXTREME_SLACK` hundredths of a disc more
 /// per disc: the prediction regresses toward 0, so it falls short of a large margin (a wipeout
@@ -184,10 +193,10 @@ impl Solver<'_> {
         None
     }
 
-    /// The exact search's ordering at a node the table knows nothing of (`key` its key): a
-    /// selective search of it with the same window, for the move it leaves in the table
-    /// (returned; `PASS` if none). The bounds it stores carry its confidence, so the exact
-    /// search takes only their moves (`Table::get_sel`).
+    /// The exact search's ordering at a node the table knows nothing of: a selective search
+    /// of it with the same window (at the solve's `root` rising through `ROOT_PRESEARCH`),
+    /// for the move it leaves in the table (returned; `PASS` if none). The bounds it stores
+    /// carry its confidence, so the exact search takes only their moves (`Table::get_sel`).
     pub(super) fn presearch(
         &mut self,
         p: u64,
@@ -195,15 +204,25 @@ impl Solver<'_> {
         alpha: i32,
         beta: i32,
         passed: bool,
-        key: u64,
+        root: bool,
     ) -> u16 {
         debug_assert!(self.cut.is_none());
-        self.cut = Some(PRESEARCH_CONFIDENCE);
+        let levels: &[Confidence] = if root {
+            &ROOT_PRESEARCH
+        } else {
+            &[PRESEARCH_CONFIDENCE]
+        };
         self.pre = true;
-        self.search(p, o, alpha, beta, passed);
+        for &c in levels {
+            self.cut = Some(c);
+            self.search(p, o, alpha, beta, passed);
+            if self.aborted {
+                break;
+            }
+        }
         self.pre = false;
         self.cut = None;
-        self.table.get_sel(key, 0).map_or(PASS, |e| e.2)
+        self.table.get_sel(Self::key(p, o), 0).map_or(PASS, |e| e.2)
     }
 
     /// The value of the predicting search at `ne` empties (hundredths of a disc).
