@@ -50,11 +50,12 @@ pub(super) const PRESEARCH_MIN_EMPTIES: u32 = 18;
 const PRESEARCH_CONFIDENCE: Confidence = Confidence(150);
 /// The pre-search at a solve's root rises to `PRESEARCH_CONFIDENCE` through these (an
 /// iterative deepening of the selective search: each level leaves its moves in the table for
-/// the next). FFO #40-#52, one thread, search + ordering nodes: 1,089.7 M
-/// with the root's pre-search at 1.5 alone, 982.2 M so (#41 12.14 M -> 9.57 M, #44 10.16 M ->
-/// 8.25 M); 1.0 then 1.5: 1,022.0 M; 0.5, 1.0, 1.5: 980.3 M; 0.5, 0.7, 1.0, 1.5: 1,013.5 M;
-/// 0.7, 1.0, 1.25, 1.5: 1,050.7 M (single positions swing: #52 117 M to 159 M); the same
-/// levels at every pre-search from 20 or 22 empties: no change (981.3 M).
+/// the next). FFO #40-#52, one thread, search + ordering nodes: 1,089.7 M with the root's
+/// pre-search at 1.5 alone, 982.2 M so (#41 12.14 M -> 9.57 M, #44 10.16 M -> 8.25 M); 1.0
+/// then 1.5: 1,022.0 M; 0.5, 1.0, 1.5: 980.3 M; 0.5, 0.7, 1.0, 1.5: 1,013.5 M; 0.7, 1.0, 1.25,
+/// 1.5: 1,050.7 M (single positions swing: #52 117 M to 159 M); the same levels at every
+/// pre-search from 20 or 22 empties: no change (981.3 M). The later levels in a window around
+/// the last one's value (2, 4 or 8 discs either side): 1,053.9 M, 1,016.1 M, 1,019.4 M.
 const ROOT_PRESEARCH: [Confidence; 3] = [Confidence(70), Confidence(100), PRESEARCH_CONFIDENCE];
 
 /// Beyond this margin (discs) a bound's cut needs `EXTREME_SLACK` hundredths of a disc more
