@@ -67,9 +67,9 @@ const ORDER_FLOOR: i32 = 24;
 /// below its alpha (18 discs: 15 beyond the 3 that the evaluation falls short of the mover's
 /// margin on average, `probcut::bias`) is expected to fail low: all its moves are searched
 /// whatever their order, so they are ordered without the shallow search (`score_moves`).
-/// FFO #40-#52, one thread, search + ordering nodes: 982.2 M -> 975.9 M (#44 8.25 M -> 8.19
-/// M); at 6, 9, 13, 15, 23, 28 and 33 discs: 982.8, 981.3, 978.0, 976.8, 975.6, 976.0,
-/// 977.0 M; at 18 only up to 17 empties: 975.6 M.
+/// FFO #40-#52, one thread, search + ordering nodes, `W_SHALLOW` at 64 then: 982.2 M ->
+/// 975.9 M (#44 8.25 M -> 8.19 M), the same time; at 6, 9, 13, 15, 23, 28 and 33 discs:
+/// 982.8, 981.3, 978.0, 976.8, 975.6, 976.0, 977.0 M; at 18 only up to 17 empties: 975.6 M.
 const ALL_NODE_MARGIN: i32 = 1800;
 /// From this many empties, with other threads: a move (other than the first) that another
 /// thread is searching is put off until the others are done (ABDADA's deferral).
@@ -78,7 +78,12 @@ const DEFER_MIN_EMPTIES: u32 = 14;
 const W_MOBILITY: i32 = 1024;
 const W_CORNER_STABILITY: i32 = 64;
 const W_PARITY: i32 = 8;
-const W_SHALLOW: i32 = 64;
+/// The shallow search's weight: one reply is worth 2.05 discs of its evaluation. FFO #40-#52,
+/// one thread, search + ordering nodes (with `ALL_NODE_MARGIN`) at 96, 64 (1.28 discs), 56,
+/// 48, 40, 32, 24: 1,052.3, 975.9, 977.8, 952.2, 942.1, 935.9, 965.2 M (#44 8.19 M at 64,
+/// 7.70 M at 40); at 32 #53 rose above Egaroucid's count (1.45 G), at 40 #53-#59 10.57 G
+/// against 11.19 G at 64; FFO #20-#39 66.3 M at 64, 66.6 M at 40.
+const W_SHALLOW: i32 = 40;
 /// The X- and C-squares (beside a corner).
 const BESIDE_CORNERS: u64 = 0x42c3_0000_0000_c342;
 /// The board's edge squares and the X squares (diagonally beside a corner).
@@ -309,7 +314,7 @@ impl<'a> Solver<'a> {
     /// then our discs made safe at the corners, few empty squares beside our discs (the
     /// opponent's potential mobility), a quadrant of odd parity; from `SHALLOW_MIN_EMPTIES`
     /// a shallow search of the pattern evaluation (deeper with more empties) weighs in about
-    /// as much as the replies (1.28 discs of evaluation against one reply), searched only to
+    /// as much as the replies (2.05 discs of evaluation against one reply), searched only to
     /// tell the moves apart down to `ORDER_FLOOR` discs below the node's `alpha`.
     /// `view`: this position's pattern indices seen by the opponent (`local_indices(o, p)`),
     /// where the ordering evaluates the child alone (from it, `patterns::after` the move).
