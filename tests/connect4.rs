@@ -553,3 +553,27 @@ fn book_serves_both_players() {
         }
     }
 }
+
+/// Where the weak solve finds a win and the pass over every column is stopped (a short move's
+/// time far from the end), the answer is the exact distance of the weak solve's own move, not
+/// a win at the latest stone. A position of Pons's test sets (`PUBLISHED`: 14 stones, past
+/// the book, score 10 for the side to move); each column's exact score comes from the
+/// solver's full pass.
+#[test]
+fn a_weak_win_is_measured_on_its_own_column() {
+    let p = pos("65316652123557");
+    let stopped = p.solve_stages(&|| false, false).expect("a win");
+    let scores = p.analyze(false, &|| false).expect("solved").0;
+    let exact = scores[stopped.best as usize].expect("a legal column");
+    assert!(exact > 0, "the weak solve's move wins");
+    assert_eq!(stopped.score, p.score_to_search(exact));
+    assert!(
+        stopped.score > p.score_to_search(1),
+        "sooner than at the latest stone"
+    );
+    assert!(stopped.note.contains("for this move"), "{}", stopped.note);
+    let solved = p.solve(&|| false).unwrap();
+    let best = scores.iter().flatten().max().copied().expect("moves");
+    assert_eq!(solved.score, p.score_to_search(best));
+    assert!(solved.score >= stopped.score);
+}

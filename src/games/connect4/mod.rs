@@ -396,10 +396,21 @@ impl Oracles for Connect4 {
     }
 
     /// The book first (7x6: perfect play for both sides to 12 stones); then a weak solve that
-    /// finds a winning (or else drawing) move,
-    /// then the exact scores. If the exact pass runs out of time the weak result stands, so a
-    /// won position is never let slip for want of time to measure the win.
+    /// finds a winning (or else drawing) move, then the exact scores (`solve_stages`). If the
+    /// exact pass runs out of time the weak result stands, so a won position is never let slip
+    /// for want of time to measure the win.
     fn solve(&self, abort: &dyn Fn() -> bool) -> Option<Solved<u8>> {
+        self.solve_stages(abort, true)
+    }
+}
+
+impl Connect4 {
+    /// `Oracles::solve`. Where the weak solve finds a win, its column is valued exactly first:
+    /// if the pass over every column then runs out of time, the answer is that column's own
+    /// distance to the win (the move played, with perfect play after it) rather than the weak
+    /// result's win at the latest stone. `every_column` false skips that pass, as a stop at
+    /// once would.
+    pub fn solve_stages(&self, abort: &dyn Fn() -> bool, every_column: bool) -> Option<Solved<u8>> {
         if let Some(e) = book::lookup(&self.b) {
             return Some(Solved {
                 score: self.score_to_search(e.score),
@@ -425,8 +436,28 @@ impl Oracles for Connect4 {
             });
         }
         let weak = self.weak_best(abort)?;
-        let Some((scores, nodes)) = self.analyze(false, abort) else {
-            return (weak.score >= 0).then_some(weak);
+        let (mut spent, won) = (weak.nodes, (weak.score > 0).then_some(weak.best));
+        let mut fallback = (weak.score >= 0).then_some(weak);
+        if let Some(col) = won
+            && let Some((score, nodes)) = self.column_score(col, abort)
+        {
+            spent += nodes;
+            fallback = Some(Solved {
+                score: self.score_to_search(score),
+                best: col,
+                nodes: spent,
+                note: format!(
+                    "solved: score {score} (test-set convention) for this move, the others unvalued"
+                ),
+            });
+        }
+        let analysed = if every_column {
+            self.analyze(false, abort)
+        } else {
+            None
+        };
+        let Some((scores, nodes)) = analysed else {
+            return fallback;
         };
         let (best, score) = scores
             .iter()
@@ -436,13 +467,21 @@ impl Oracles for Connect4 {
         Some(Solved {
             score: self.score_to_search(score),
             best,
-            nodes: nodes + weak.nodes,
+            nodes: nodes + spent,
             note: format!("solved: score {score} (test-set convention)"),
         })
     }
-}
 
-impl Connect4 {
+    /// The exact score (test-set convention, for the side to move) of playing `col`, a move
+    /// that does not end the game, and the solver's nodes.
+    fn column_score(&self, col: u8, abort: &dyn Fn() -> bool) -> Option<(i32, u64)> {
+        let mut s = solver::Solver::new(self.b.dims, solver::table(), abort);
+        let mut child = self.b.clone();
+        child.play_col(col as u32);
+        let v = -s.solve(&child, false)?;
+        Some((v, s.nodes))
+    }
+
     /// A winning move if there is one, else a drawing one, else any (score: a win at the
     /// latest possible stone, 0, or a loss at the earliest), by weak solves centre first.
     fn weak_best(&self, abort: &dyn Fn() -> bool) -> Option<Solved<u8>> {
