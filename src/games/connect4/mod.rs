@@ -397,8 +397,9 @@ impl Oracles for Connect4 {
 
     /// The book first (7x6: perfect play for both sides to 12 stones); then a weak solve that
     /// finds a winning (or else drawing) move, then the exact scores (`solve_stages`). If the
-    /// exact pass runs out of time the weak result stands, so a won position is never let slip
-    /// for want of time to measure the win.
+    /// exact pass runs out of time the weak result stands (a win with its own column's exact
+    /// distance where that finished), so a won position is never let slip for want of time to
+    /// measure the win.
     fn solve(&self, abort: &dyn Fn() -> bool) -> Option<Solved<u8>> {
         self.solve_stages(abort, true)
     }
