@@ -97,6 +97,15 @@ pub struct Solved<M> {
     pub note: String,
 }
 
+/// What a move may spend on the solver in play (`Oracles::solve_in_play`): the move's soft
+/// time budget, where it has one, and under a node limit (`go nodes`) the nodes it may
+/// visit, `[before it holds a result, once it holds one]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayBudget {
+    pub ms: Option<u64>,
+    pub nodes: Option<[u64; 2]>,
+}
+
 /// A move from a game's opening book.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BookMove<M> {

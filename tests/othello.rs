@@ -6,7 +6,7 @@ mod common;
 use common::Rng;
 use common::conformance::{check_position, playouts};
 use tabula::bits::{Bits, U256};
-use tabula::game::{Notation, Oracles, Outcome, Rules, SearchHints};
+use tabula::game::{Notation, Oracles, Outcome, PlayBudget, Rules, SearchHints};
 use tabula::games::othello::{Othello, PASS, endgame};
 use tabula::perft::perft;
 
@@ -328,11 +328,15 @@ fn selective_endgame_in_play() {
         .and_then(|l| l.split_once(';'))
         .expect("a position of 24 empties");
     let far = Othello::<u64>::new(8).unwrap().parse_obf(far.0).unwrap();
-    assert!(far.solve_in_play(&|_| false, Some(30)).is_none());
+    let ms = |ms| PlayBudget {
+        ms: Some(ms),
+        nodes: None,
+    };
+    assert!(far.solve_in_play(&|_| false, ms(30)).is_err());
     let start = std::time::Instant::now();
     let abort = |_| start.elapsed().as_millis() > 2000;
     let r = pos
-        .solve_in_play(&abort, Some(1000))
+        .solve_in_play(&abort, ms(1000))
         .expect("a level finished");
     assert!(
         r.note.contains("selective") || r.note.contains("solved"),
@@ -345,6 +349,106 @@ fn selective_endgame_in_play() {
         value.is_some_and(|v| v >= best - 4),
         "{name}: {value:?}, best {best}"
     );
+}
+
+/// `go nodes N` (UGI, the binary) from a new game on `board` (.obf): the `info string` notes,
+/// the last `info` line's node count and the move.
+fn go_nodes(board: &str, nodes: u64) -> (Vec<String>, u64, String) {
+    use std::io::{BufRead, BufReader, Write};
+    let pos = Othello::<u64>::new(8).unwrap().parse_obf(board).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["--game", "othello"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let fen = pos.fen();
+    writeln!(
+        stdin,
+        "ugi\nsetoption name OwnBook value false\nuginewgame\nposition fen {fen}\ngo nodes {nodes}"
+    )
+    .unwrap();
+    let (mut notes, mut searched, mut best) = (Vec::new(), 0, None);
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if let Some(note) = line.strip_prefix("info string ") {
+            notes.push(note.to_string());
+        } else if line.starts_with("info ") {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if let Some(i) = words.iter().position(|w| *w == "nodes") {
+                searched = words[i + 1].parse().unwrap();
+            }
+        } else if let Some(mv) = line.strip_prefix("bestmove ") {
+            best = Some(mv.trim().to_string());
+            writeln!(stdin, "quit").unwrap();
+            break;
+        }
+    }
+    drop(stdin);
+    let _ = child.wait();
+    (notes, searched, best.expect("a bestmove"))
+}
+
+/// A node limit reaches play's endgame on 8x8 (`go nodes`, as a tournament runner sends it):
+/// FFO #1 (14 empties) is solved within 1 M nodes to its published score; a position of 22
+/// empties of the midgame set is searched by the selective levels within 6 M nodes (search +
+/// ordering; the search's own count reported), twice the same, to a move within 4 discs of
+/// the best (the set's exact answers); with a few thousand nodes the heuristic search plays as
+/// before (no solver note).
+#[test]
+fn a_node_limit_runs_the_endgame_search() {
+    let (notes, _, best) = go_nodes(FFO[0].0, 1_000_000);
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("solved: final disc margin +18")),
+        "{notes:?}"
+    );
+    assert_eq!(best, "g8");
+    let text = include_str!("data/othello-midgame.obf");
+    let line = text
+        .lines()
+        .find(|l| l.split_whitespace().next().map(|b| b.matches('-').count()) == Some(22))
+        .expect("a position of 22 empties");
+    let (board, answers) = line.split_once(';').expect("answers");
+    let value = |mv: &str| {
+        answers.split(';').find_map(|w| {
+            let (m, v) = w.trim().split_once(':')?;
+            m.eq_ignore_ascii_case(mv)
+                .then(|| v.trim().parse::<i32>().ok())?
+        })
+    };
+    let best_value = answers
+        .split(';')
+        .filter_map(|w| w.trim().split_once(':')?.1.trim().parse::<i32>().ok())
+        .max()
+        .unwrap();
+    let first = go_nodes(board, 6_000_000);
+    assert!(
+        first
+            .0
+            .iter()
+            .any(|n| n.contains("selective endgame search")),
+        "{:?}",
+        first.0
+    );
+    assert!(first.1 > 0 && first.1 <= 6_000_000, "{} nodes", first.1);
+    assert!(
+        value(&first.2).is_some_and(|v| v >= best_value - 4),
+        "{}: {:?}, best {best_value}",
+        first.2,
+        value(&first.2)
+    );
+    assert_eq!(go_nodes(board, 6_000_000), first, "the same search again");
+    let (notes, searched, _) = go_nodes(board, 3000);
+    assert!(
+        !notes
+            .iter()
+            .any(|n| n.contains("selective") || n.contains("solved")),
+        "{notes:?}"
+    );
+    assert!(searched <= 3000 + 2000, "{searched} nodes");
 }
 
 /// A plain alpha-beta over the rules (no table, no ordering, no stability): the final disc

@@ -8,7 +8,7 @@
 //!   `probe_root`), from the point of view of the side to move, and its moves are legal.
 //! - A solver stops soon after `abort` returns true, and then answers `None`.
 
-use super::{BookMove, GameOption, Outcome, Rules, Solved};
+use super::{BookMove, GameOption, Outcome, PlayBudget, Rules, Solved};
 
 pub trait Oracles: Rules {
     /// Game-specific options announced after the engine's own.
@@ -79,15 +79,20 @@ pub trait Oracles: Rules {
 
     /// What the search runs before its own in play (`search::try_solver`): by default the
     /// exact solver; a game may answer from further out with a selective endgame search (a
-    /// `Solved` whose note says so), which is then trusted as the search's result. `budget_ms`:
-    /// the move's soft time budget, where it has one. `abort(has_result)`: true to stop; a
-    /// game that already holds a result to answer with says so (the search then lets it run
-    /// longer, as no heuristic search needs the rest of the time).
+    /// `Solved` whose note says so), which is then trusted as the search's result. `budget`:
+    /// the move's soft time budget, and under a node limit the nodes the solver may visit (a
+    /// game whose solver cannot keep to a count of nodes declines: the default).
+    /// `abort(has_result)`: true to stop; a game that already holds a result to answer with
+    /// says so (the search then lets it run longer, as no heuristic search needs the rest of
+    /// the time). `Err(nodes)`: no result, after visiting that many nodes of the budget.
     fn solve_in_play(
         &self,
         abort: &dyn Fn(bool) -> bool,
-        _budget_ms: Option<u64>,
-    ) -> Option<Solved<Self::Move>> {
-        self.solve(&|| abort(false))
+        budget: PlayBudget,
+    ) -> Result<Solved<Self::Move>, u64> {
+        if budget.nodes.is_some() {
+            return Err(0);
+        }
+        self.solve(&|| abort(false)).ok_or(0)
     }
 }

@@ -154,7 +154,8 @@ pub fn limits_from(go: &command::Go) -> Limits {
         movestogo: go.movestogo.filter(|&m| m > 0),
         infinite: go.infinite,
         ponder: go.ponder,
-        allow_solver: go.depth.is_none() && go.nodes.is_none(),
+        // Under a node limit only a solver that keeps to it runs (`Oracles::solve_in_play`).
+        allow_solver: go.depth.is_none(),
     }
 }
 

@@ -23,8 +23,9 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     pub infinite: bool,
     pub ponder: bool,
-    /// The game's exact solver may run first (off for depth- and node-limited searches,
-    /// where it could run unbounded).
+    /// The game's exact solver may run first (off for depth-limited searches, where it
+    /// could run unbounded; under a node limit only a game whose solver keeps to a count of
+    /// nodes runs it, `Oracles::solve_in_play`).
     pub allow_solver: bool,
 }
 

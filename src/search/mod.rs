@@ -21,7 +21,7 @@ pub use limits::{Control, Limits, budget};
 pub use strength::{FULL as FULL_LEVEL, MAX_ELO, MIN_ELO, Strength, level_of_elo};
 pub use tt::{Bound, TranspositionTable};
 
-use crate::game::{Game, Outcome};
+use crate::game::{Game, Outcome, PlayBudget};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use worker::Worker;
 
@@ -227,7 +227,23 @@ fn try_solver<G: Game>(
             || ctrl.past_hard_share(if has_result { 98 } else { 75 })
             || ctrl.past_soft(share)
     };
-    let solved = root.solve_in_play(&abort, ctrl.soft_budget_ms())?;
+    // Under a node limit the same shares of the nodes: the solver's own share (at most three
+    // quarters) until it holds a result, then all of them.
+    let budget = PlayBudget {
+        ms: ctrl.soft_budget_ms(),
+        nodes: params
+            .limits
+            .nodes
+            .map(|n| [(n as u128 * share.min(75) as u128 / 100) as u64, n]),
+    };
+    let solved = match root.solve_in_play(&abort, budget) {
+        Ok(solved) => solved,
+        Err(spent) => {
+            // The heuristic search has what the solver left of the node limit.
+            ctrl.nodes.fetch_add(spent, Relaxed);
+            return None;
+        }
+    };
     ctrl.nodes.fetch_add(solved.nodes, Relaxed);
     let time_ms = ctrl.elapsed_ms();
     let plies = mate_plies(solved.score).map_or(1, |p| p.unsigned_abs().max(1));

@@ -28,7 +28,7 @@ pub mod solve_table;
 
 use crate::bits::Bits;
 use crate::bits::mix;
-use crate::game::{Notation, Oracles, Outcome, Player, Rules, SearchHints, Solved};
+use crate::game::{Notation, Oracles, Outcome, PlayBudget, Player, Rules, SearchHints, Solved};
 use board::Geo;
 pub use learn::PatternNet;
 pub use learn_big::BigNet;
@@ -399,9 +399,9 @@ impl<B: Bits> Oracles for Othello<B> {
     fn solve_in_play(
         &self,
         abort: &dyn Fn(bool) -> bool,
-        budget_ms: Option<u64>,
-    ) -> Option<Solved<u16>> {
-        endgame::solve_in_play(self, abort, budget_ms).map(|r| Solved {
+        budget: PlayBudget,
+    ) -> Result<Solved<u16>, u64> {
+        endgame::solve_in_play(self, abort, budget).map(|r| Solved {
             score: r.result.margin * 100,
             best: r.result.best,
             nodes: r.result.nodes,

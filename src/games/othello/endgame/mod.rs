@@ -14,6 +14,7 @@ use super::endgame8::Confidence;
 pub use super::solve_table::{SolveResult, Table, narrow, table};
 use super::{Othello, PASS};
 use crate::bits::Bits;
+use crate::game::PlayBudget;
 use search::Solver;
 
 /// The engine solves by itself from this many empty squares.
@@ -77,63 +78,93 @@ pub fn big_exact_empties(budget_ms: Option<u64>) -> u32 {
 /// The big boards' exact solver's start with a budget under 30 ms (`big_exact_empties`).
 const BIG_EXACT_BASE: u32 = 14;
 
+/// Under a node limit (`go nodes`) below this many nodes play runs no solver: the heuristic
+/// search has them all, as before node limits reached the solver (scripts that play games
+/// at a few thousand nodes a move keep their games).
+pub const MIN_SOLVER_NODES: u64 = 100_000;
+
+/// Nodes (search + ordering) the 8x8 solver visits in a millisecond on the machine its rules
+/// in milliseconds were set on (about 6 M in the 300 ms of a move of the midgame set,
+/// protocol/benchmarks.md "The thirty-second session"): under a node limit, the time those
+/// rules see (`selective_empties`).
+pub const NODES_PER_MS: u64 = 20_000;
+
 /// What play runs before the heuristic search: on 8x8 from `selective_empties` the selective
 /// search at each of `SELECTIVE_LEVELS` and then the exact one, keeping the last that finished
 /// before `abort`, or what the unfinished level after it found better at the root
 /// (`InPlay`); elsewhere the exact solver from `AUTO_EMPTIES`. `abort(has_result)`: true to
 /// stop, told whether a result is already in hand (no heuristic search then needs the time
-/// left).
+/// left). Under a node limit (`budget.nodes`, 8x8 only: the bitboard solver counts its nodes)
+/// the levels stop at its first count until one has finished, then at its second; the time
+/// rules see the nodes as `NODES_PER_MS`. `Err(nodes)`: no result, after that many nodes (0:
+/// nothing run).
 pub fn solve_in_play<B: Bits>(
     pos: &Othello<B>,
     abort: &dyn Fn(bool) -> bool,
-    budget_ms: Option<u64>,
-) -> Option<InPlay> {
+    budget: PlayBudget,
+) -> Result<InPlay, u64> {
     let ne = pos.empties();
+    let budget_ms = match budget.nodes {
+        Some([_, all]) if pos.geo.n != 8 || all < MIN_SOLVER_NODES => return Err(0),
+        Some([_, all]) => Some(all / NODES_PER_MS),
+        None => budget.ms,
+    };
+    let [first_limit, limit] = budget.nodes.unwrap_or([u64::MAX; 2]);
+    // Without a result the solver stopped at its first count (or was told to stop).
+    let spent = budget.nodes.map_or(0, |_| first_limit);
     if pos.geo.n != 8 {
         if ne > big_exact_empties(budget_ms) {
-            return None;
+            return Err(0);
         }
-        return solve(pos, &|| abort(false)).map(|result| InPlay {
-            result,
-            level: None,
-            complete: true,
-        });
+        return solve(pos, &|| abort(false))
+            .map(|result| InPlay {
+                result,
+                level: None,
+                complete: true,
+            })
+            .ok_or(0);
     }
+    let (p, o) = (pos.me.low64(), pos.opp.low64());
     // The selective levels predict with the 8x8 patterns: without them (`EvalFile <none>`)
     // each level would be the exact search.
     let net = pos.patterns.0;
     if ne <= EXACT_EMPTIES || ne > selective_empties(budget_ms) || net.is_none() {
         if ne > AUTO_EMPTIES {
-            return None;
+            return Err(0);
         }
-        return solve(pos, &|| abort(false)).map(|result| InPlay {
+        return super::endgame8::solve_within(p, o, table(), net, None, first_limit, &|| {
+            abort(false)
+        })
+        .ok()
+        .flatten()
+        .map(|result| InPlay {
             result,
             level: None,
             complete: true,
-        });
+        })
+        .ok_or(spent);
     }
-    let (p, o) = (pos.me.low64(), pos.opp.low64());
     let mut last: Option<InPlay> = None;
     let (mut nodes, mut ordering_nodes) = (0, 0);
     for t in SELECTIVE_LEVELS.map(Some).into_iter().chain([None]) {
         let has = last.is_some();
         let level_abort = || abort(has);
+        let left = if has { limit } else { first_limit }.saturating_sub(nodes + ordering_nodes);
         // Each level starts from the margin the last one found (an aspiration window).
         let guess = last.as_ref().map(|l| l.result.margin);
-        let r = match (t, guess) {
-            (Some(t), _) => super::endgame8::solve_selective_root(
+        let r = match t {
+            Some(t) => super::endgame8::solve_selective_root_within(
                 p,
                 o,
                 table(),
                 net,
                 Confidence(t),
                 guess,
+                left,
                 &level_abort,
             )
             .map(|r| r.map(|s| (s.result, s.complete, s.first))),
-            (None, Some(g)) => super::endgame8::solve_guess(p, o, table(), net, g, &level_abort)
-                .map(|r| r.map(|r| (r, true, PASS))),
-            (None, None) => super::endgame8::solve(p, o, table(), net, false, &level_abort)
+            None => super::endgame8::solve_within(p, o, table(), net, guess, left, &level_abort)
                 .map(|r| r.map(|r| (r, true, PASS))),
         };
         let Ok(Some((mut r, complete, first))) = r else {
@@ -160,7 +191,7 @@ pub fn solve_in_play<B: Bits>(
             complete,
         });
     }
-    last
+    last.ok_or(spent)
 }
 
 /// What `solve_in_play` found.

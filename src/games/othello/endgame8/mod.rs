@@ -118,9 +118,11 @@ mod threads;
 use bitboard::{CORNERS, corner_stable};
 pub use bitboard::{flips, moves, stable};
 use probcut::PRESEARCH_MIN_EMPTIES;
-pub use probcut::{Confidence, Selective, solve_selective, solve_selective_root};
+pub use probcut::{
+    Confidence, Selective, solve_selective, solve_selective_root, solve_selective_root_within,
+};
 use root::{aspiration_window, solve_sharing};
-pub use root::{solve, solve_guess};
+pub use root::{solve, solve_guess, solve_within};
 use threads::Busy;
 pub use threads::solve_threads;
 
@@ -136,6 +138,11 @@ pub struct Solver<'a> {
     pub aborted: bool,
     /// The node count at which `abort` is asked next.
     next_check: u64,
+    /// Nodes (search + ordering) after which the search stops as if aborted (a node budget,
+    /// `with_limit`; `u64::MAX`: none), tested where `abort` is asked, every `check_step`
+    /// search nodes.
+    limit: u64,
+    check_step: u64,
     table: &'a Table,
     geo: Geo<u64>,
     /// With other threads: the positions being searched now (`threads::Busy`).
@@ -168,6 +175,8 @@ impl<'a> Solver<'a> {
             abort,
             aborted: false,
             next_check: 0x4000,
+            limit: u64::MAX,
+            check_step: 0x4000,
             table,
             geo: Geo::new(8)?,
             busy: None,
@@ -177,6 +186,16 @@ impl<'a> Solver<'a> {
             pre: false,
             at_root: true,
         })
+    }
+
+    /// Stops the search once it has visited `limit` nodes (search + ordering), within a
+    /// sixteenth of the limit (asked every `limit / 16` search nodes, at least 256, at most
+    /// 16k as without a limit).
+    pub fn with_limit(mut self, limit: u64) -> Self {
+        self.limit = limit;
+        self.check_step = (limit / 16).clamp(256, 0x4000);
+        self.next_check = self.check_step;
+        self
     }
 
     fn key(p: u64, o: u64) -> u64 {
@@ -405,8 +424,8 @@ impl<'a> Solver<'a> {
         // Every 16k nodes or so (most nodes are counted in `small`, so a test on the count
         // itself would rarely land).
         if self.nodes >= self.next_check {
-            self.next_check = self.nodes + 0x4000;
-            if (self.abort)() {
+            self.next_check = self.nodes + self.check_step;
+            if self.nodes + self.ordering_nodes >= self.limit || (self.abort)() {
                 self.aborted = true;
             }
         }

@@ -272,7 +272,23 @@ pub fn solve_selective_root(
     guess: Option<i32>,
     abort: &dyn Fn() -> bool,
 ) -> Result<Option<Selective>, String> {
-    let mut s = Solver::new(table, net, abort)?;
+    solve_selective_root_within(p, o, table, net, c, guess, u64::MAX, abort)
+}
+
+/// `solve_selective_root` within a budget of `limit` nodes, search + ordering
+/// (`Solver::with_limit`): running out is an abort.
+#[allow(clippy::too_many_arguments)]
+pub fn solve_selective_root_within(
+    p: u64,
+    o: u64,
+    table: &Table,
+    net: Net,
+    c: Confidence,
+    guess: Option<i32>,
+    limit: u64,
+    abort: &dyn Fn() -> bool,
+) -> Result<Option<Selective>, String> {
+    let mut s = Solver::new(table, net, abort)?.with_limit(limit);
     s.cut = Some(c);
     let mv = moves(p, o);
     if mv == 0 {

@@ -34,7 +34,7 @@ pub fn solve(
     canonical: bool,
     abort: &dyn Fn() -> bool,
 ) -> Result<Option<SolveResult>, String> {
-    solve_sharing(p, o, table, net, canonical, abort, None, None)
+    solve_sharing(p, o, table, net, canonical, abort, None, None, u64::MAX)
 }
 
 /// `solve`, starting from the margin `guess` (a selective search's): the margin is searched
@@ -47,7 +47,21 @@ pub fn solve_guess(
     guess: i32,
     abort: &dyn Fn() -> bool,
 ) -> Result<Option<SolveResult>, String> {
-    solve_sharing(p, o, table, net, false, abort, None, Some(guess))
+    solve_sharing(p, o, table, net, false, abort, None, Some(guess), u64::MAX)
+}
+
+/// `solve` (from `guess` where there is one, as `solve_guess`) within a budget of `limit`
+/// nodes, search + ordering (`Solver::with_limit`): `None` when it ran out first.
+pub fn solve_within(
+    p: u64,
+    o: u64,
+    table: &Table,
+    net: Net,
+    guess: Option<i32>,
+    limit: u64,
+    abort: &dyn Fn() -> bool,
+) -> Result<Option<SolveResult>, String> {
+    solve_sharing(p, o, table, net, false, abort, None, guess, limit)
 }
 
 /// The aspiration window of the exact solver and the selective root: this many discs either
@@ -72,8 +86,9 @@ pub(super) fn solve_sharing(
     abort: &dyn Fn() -> bool,
     busy: Option<&Busy>,
     guess: Option<i32>,
+    limit: u64,
 ) -> Result<Option<SolveResult>, String> {
-    let mut s = Solver::new(table, net, abort)?;
+    let mut s = Solver::new(table, net, abort)?.with_limit(limit);
     s.busy = busy;
     let mv = moves(p, o);
     if mv == 0 {

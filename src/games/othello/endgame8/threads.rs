@@ -48,7 +48,17 @@ pub fn solve_threads(
                 helper_ordering.fetch_add(h.ordering_nodes, Relaxed);
             });
         }
-        let r = solve_sharing(p, o, table, net, canonical, abort, Some(&busy), None);
+        let r = solve_sharing(
+            p,
+            o,
+            table,
+            net,
+            canonical,
+            abort,
+            Some(&busy),
+            None,
+            u64::MAX,
+        );
         stop.store(true, Relaxed);
         r
     });

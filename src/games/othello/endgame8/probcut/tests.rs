@@ -281,7 +281,8 @@ fn play_driver_ends_exact() {
         let exact = solve(p, o, t, default_net(), false, &|| false)
             .expect("8x8")
             .expect("solved");
-        let r = crate::games::othello::endgame::solve_in_play(&pos, &|_| false, None)
+        let budget = crate::game::PlayBudget::default();
+        let r = crate::games::othello::endgame::solve_in_play(&pos, &|_| false, budget)
             .expect("solved in play");
         assert_eq!(
             (r.result.margin, r.level, r.complete),
