@@ -300,6 +300,16 @@ fn game_end_and_margin() {
     );
 }
 
+/// The first position of the midgame set (tests/data/othello-midgame.obf) with `empties`
+/// empty squares: its board (.obf) and its moves' exact values (`MOVE:+v;` ...).
+fn midgame_position(empties: usize) -> (&'static str, &'static str) {
+    include_str!("data/othello-midgame.obf")
+        .lines()
+        .find(|l| l.split_whitespace().next().map(|b| b.matches('-').count()) == Some(empties))
+        .and_then(|l| l.split_once(';'))
+        .expect("a position of the midgame set")
+}
+
 /// Play's endgame on 8x8 (`Oracles::solve_in_play`): a position of 24 empties is left to the
 /// heuristic search with 30 ms a move (the selective search starts at 23 empties below 50 ms);
 /// a position of 22 empties is searched selectively to the end with 1 s; stopped
@@ -307,12 +317,7 @@ fn game_end_and_margin() {
 /// answers) is within 4 discs of the best.
 #[test]
 fn selective_endgame_in_play() {
-    let text = include_str!("data/othello-midgame.obf");
-    let line = text
-        .lines()
-        .find(|l| l.split_whitespace().next().map(|b| b.matches('-').count()) == Some(22))
-        .expect("a position of 22 empties");
-    let (board, answers) = line.split_once(';').expect("answers");
+    let (board, answers) = midgame_position(22);
     let pos = Othello::<u64>::new(8).unwrap().parse_obf(board).unwrap();
     let values: Vec<(String, i32)> = answers
         .split(';')
@@ -322,12 +327,10 @@ fn selective_endgame_in_play() {
         })
         .collect();
     let best = values.iter().map(|v| v.1).max().unwrap();
-    let far = text
-        .lines()
-        .find(|l| l.split_whitespace().next().map(|b| b.matches('-').count()) == Some(24))
-        .and_then(|l| l.split_once(';'))
-        .expect("a position of 24 empties");
-    let far = Othello::<u64>::new(8).unwrap().parse_obf(far.0).unwrap();
+    let far = Othello::<u64>::new(8)
+        .unwrap()
+        .parse_obf(midgame_position(24).0)
+        .unwrap();
     let ms = |ms| PlayBudget {
         ms: Some(ms),
         nodes: None,
@@ -394,8 +397,8 @@ fn go_nodes(board: &str, nodes: u64) -> (Vec<String>, u64, String) {
 /// FFO #1 (14 empties) is solved within 1 M nodes to its published score; a position of 22
 /// empties of the midgame set is searched by the selective levels within 6 M nodes (search +
 /// ordering; the search's own count reported), twice the same, to a move within 4 discs of
-/// the best (the set's exact answers); with a few thousand nodes the heuristic search plays as
-/// before (no solver note).
+/// the best (the set's exact answers); with 1 M nodes (below `MIN_LEVEL_NODES`) and with a few
+/// thousand the heuristic search plays it as before (no solver note).
 #[test]
 fn a_node_limit_runs_the_endgame_search() {
     let (notes, _, best) = go_nodes(FFO[0].0, 1_000_000);
@@ -406,12 +409,7 @@ fn a_node_limit_runs_the_endgame_search() {
         "{notes:?}"
     );
     assert_eq!(best, "g8");
-    let text = include_str!("data/othello-midgame.obf");
-    let line = text
-        .lines()
-        .find(|l| l.split_whitespace().next().map(|b| b.matches('-').count()) == Some(22))
-        .expect("a position of 22 empties");
-    let (board, answers) = line.split_once(';').expect("answers");
+    let (board, answers) = midgame_position(22);
     let value = |mv: &str| {
         answers.split(';').find_map(|w| {
             let (m, v) = w.trim().split_once(':')?;
@@ -441,14 +439,16 @@ fn a_node_limit_runs_the_endgame_search() {
         value(&first.2)
     );
     assert_eq!(go_nodes(board, 6_000_000), first, "the same search again");
-    let (notes, searched, _) = go_nodes(board, 3000);
-    assert!(
-        !notes
-            .iter()
-            .any(|n| n.contains("selective") || n.contains("solved")),
-        "{notes:?}"
-    );
-    assert!(searched <= 3000 + 2000, "{searched} nodes");
+    for nodes in [1_000_000, 3000] {
+        let (notes, searched, _) = go_nodes(board, nodes);
+        assert!(
+            !notes
+                .iter()
+                .any(|n| n.contains("selective") || n.contains("solved")),
+            "{nodes}: {notes:?}"
+        );
+        assert!(searched <= nodes + 2000, "{nodes}: {searched} nodes");
+    }
 }
 
 /// A plain alpha-beta over the rules (no table, no ordering, no stability): the final disc

@@ -83,6 +83,13 @@ const BIG_EXACT_BASE: u32 = 14;
 /// at a few thousand nodes a move keep their games).
 pub const MIN_SOLVER_NODES: u64 = 100_000;
 
+/// Under a node limit below this many nodes the exact solver runs from `EXACT_EMPTIES` only,
+/// no selective level: with fewer nodes the heuristic search plays better moves at 22-26
+/// empties (the midgame set, protocol/benchmarks.md "The thirty-third session": at 1 M and 2
+/// M nodes the levels lose 0.73 and 0.57 discs a move, the heuristic search 0.59 at 1 M; at
+/// 3 M 0.42 against 0.47).
+pub const MIN_LEVEL_NODES: u64 = 3_000_000;
+
 /// Nodes (search + ordering) the 8x8 solver visits in a millisecond on the machine its rules
 /// in milliseconds were set on (about 6 M in the 300 ms of a move of the midgame set,
 /// protocol/benchmarks.md "The thirty-second session"): under a node limit, the time those
@@ -96,7 +103,8 @@ pub const NODES_PER_MS: u64 = 20_000;
 /// stop, told whether a result is already in hand (no heuristic search then needs the time
 /// left). Under a node limit (`budget.nodes`, 8x8 only: the bitboard solver counts its nodes)
 /// the levels stop at its first count until one has finished, then at its second; the time
-/// rules see the nodes as `NODES_PER_MS`. `Err(nodes)`: no result, after that many nodes (0:
+/// rules see the nodes as `NODES_PER_MS`; below `MIN_SOLVER_NODES` nothing runs, below
+/// `MIN_LEVEL_NODES` the exact solver from `EXACT_EMPTIES` only. `Err(nodes)`: no result, after that many nodes (0:
 /// nothing run).
 pub fn solve_in_play<B: Bits>(
     pos: &Othello<B>,
@@ -128,8 +136,9 @@ pub fn solve_in_play<B: Bits>(
     // The selective levels predict with the 8x8 patterns: without them (`EvalFile <none>`)
     // each level would be the exact search.
     let net = pos.patterns.0;
-    if ne <= EXACT_EMPTIES || ne > selective_empties(budget_ms) || net.is_none() {
-        if ne > AUTO_EMPTIES {
+    let levels = budget.nodes.is_none_or(|[_, all]| all >= MIN_LEVEL_NODES);
+    if ne <= EXACT_EMPTIES || ne > selective_empties(budget_ms) || net.is_none() || !levels {
+        if ne > if levels { AUTO_EMPTIES } else { EXACT_EMPTIES } {
             return Err(0);
         }
         return super::endgame8::solve_within(p, o, table(), net, None, first_limit, &|| {
