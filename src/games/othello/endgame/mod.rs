@@ -104,8 +104,8 @@ pub const NODES_PER_MS: u64 = 20_000;
 /// left). Under a node limit (`budget.nodes`, 8x8 only: the bitboard solver counts its nodes)
 /// the levels stop at its first count until one has finished, then at its second; the time
 /// rules see the nodes as `NODES_PER_MS`; below `MIN_SOLVER_NODES` nothing runs, below
-/// `MIN_LEVEL_NODES` the exact solver from `EXACT_EMPTIES` only. `Err(nodes)`: no result, after that many nodes (0:
-/// nothing run).
+/// `MIN_LEVEL_NODES` the exact solver from `EXACT_EMPTIES` only. `Err(nodes)`: no result,
+/// after that many nodes (0: nothing run).
 pub fn solve_in_play<B: Bits>(
     pos: &Othello<B>,
     abort: &dyn Fn(bool) -> bool,
@@ -162,7 +162,7 @@ pub fn solve_in_play<B: Bits>(
         // Each level starts from the margin the last one found (an aspiration window).
         let guess = last.as_ref().map(|l| l.result.margin);
         let r = match t {
-            Some(t) => super::endgame8::solve_selective_root_within(
+            Some(t) => super::endgame8::solve_selective_root(
                 p,
                 o,
                 table(),

@@ -118,11 +118,9 @@ mod threads;
 use bitboard::{CORNERS, corner_stable};
 pub use bitboard::{flips, moves, stable};
 use probcut::PRESEARCH_MIN_EMPTIES;
-pub use probcut::{
-    Confidence, Selective, solve_selective, solve_selective_root, solve_selective_root_within,
-};
+pub use probcut::{Confidence, Selective, solve_selective, solve_selective_root};
 use root::{aspiration_window, solve_sharing};
-pub use root::{solve, solve_guess, solve_within};
+pub use root::{solve, solve_within};
 use threads::Busy;
 pub use threads::solve_threads;
 

@@ -244,8 +244,10 @@ pub fn solve_selective(
     c: Confidence,
     abort: &dyn Fn() -> bool,
 ) -> Result<Option<SolveResult>, String> {
-    Ok(solve_selective_root(p, o, table, net, c, None, abort)?
-        .and_then(|r| r.complete.then_some(r.result)))
+    Ok(
+        solve_selective_root(p, o, table, net, c, None, u64::MAX, abort)?
+            .and_then(|r| r.complete.then_some(r.result)),
+    )
 }
 
 /// What `solve_selective_root` found.
@@ -262,23 +264,10 @@ pub struct Selective {
 /// `solve_selective`, keeping what an aborted search learned at the root: `None` only when no
 /// root move finished (or neither side can move). `guess`: the margin expected (the last
 /// level's), searched first in a narrow window around it (`aspiration_window`),
-/// widened to the side it fails on.
-pub fn solve_selective_root(
-    p: u64,
-    o: u64,
-    table: &Table,
-    net: Net,
-    c: Confidence,
-    guess: Option<i32>,
-    abort: &dyn Fn() -> bool,
-) -> Result<Option<Selective>, String> {
-    solve_selective_root_within(p, o, table, net, c, guess, u64::MAX, abort)
-}
-
-/// `solve_selective_root` within a budget of `limit` nodes, search + ordering
-/// (`Solver::with_limit`): running out is an abort.
+/// widened to the side it fails on. `limit`: a budget of nodes, search + ordering
+/// (`Solver::with_limit`; `u64::MAX` for none): running out is an abort.
 #[allow(clippy::too_many_arguments)]
-pub fn solve_selective_root_within(
+pub fn solve_selective_root(
     p: u64,
     o: u64,
     table: &Table,

@@ -1,6 +1,7 @@
 //! The exact solver's root: a position solved to its margin and a best move (`solve`), from
-//! a guessed margin in an aspiration window (`solve_guess`, the selective levels' guess), or
-//! with the moves other threads search put off (`solve_sharing`, for `threads`). A root where
+//! a guessed margin in an aspiration window within a node budget (`solve_within`, the selective
+//! levels' guess), or with the moves other threads search put off (`solve_sharing`, for
+//! `threads`). A root where
 //! the side to move must pass answers `PASS` as its move. The margin is exact whatever the
 //! guess: a fail outside the window is searched again on that side.
 
@@ -37,21 +38,10 @@ pub fn solve(
     solve_sharing(p, o, table, net, canonical, abort, None, None, u64::MAX)
 }
 
-/// `solve`, starting from the margin `guess` (a selective search's): the margin is searched
-/// first in a window of `ASPIRATION` discs around it, then on the side it fails to.
-pub fn solve_guess(
-    p: u64,
-    o: u64,
-    table: &Table,
-    net: Net,
-    guess: i32,
-    abort: &dyn Fn() -> bool,
-) -> Result<Option<SolveResult>, String> {
-    solve_sharing(p, o, table, net, false, abort, None, Some(guess), u64::MAX)
-}
-
-/// `solve` (from `guess` where there is one, as `solve_guess`) within a budget of `limit`
-/// nodes, search + ordering (`Solver::with_limit`): `None` when it ran out first.
+/// `solve` from the margin `guess` where there is one (the selective levels': searched first in
+/// a window of `ASPIRATION` discs around it, then on the side it fails to) within a budget of
+/// `limit` nodes, search + ordering (`Solver::with_limit`; `u64::MAX` for none): `None` when
+/// it ran out first.
 pub fn solve_within(
     p: u64,
     o: u64,

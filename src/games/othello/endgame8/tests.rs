@@ -228,7 +228,7 @@ fn a_guessed_margin_keeps_scores_exact() {
             let guess = guess.clamp(-64, 64);
             missed += usize::from((guess - exact).abs() > ASPIRATION);
             table.clear();
-            let r = solve_guess(p, o, table, default_net(), guess, &|| false)
+            let r = solve_within(p, o, table, default_net(), Some(guess), u64::MAX, &|| false)
                 .expect("8x8")
                 .expect("solved");
             table.clear();
@@ -239,6 +239,7 @@ fn a_guessed_margin_keeps_scores_exact() {
                 default_net(),
                 Confidence(1_000_000),
                 Some(guess),
+                u64::MAX,
                 &|| false,
             )
             .expect("8x8")

@@ -306,10 +306,17 @@ fn unfinished_root_keeps_a_searched_move() {
                 calls.set(calls.get() + 1);
                 calls.get() > limit
             };
-            let Some(r) =
-                solve_selective_root(p, o, t, default_net(), Confidence(100), None, &abort)
-                    .expect("8x8")
-            else {
+            let Some(r) = solve_selective_root(
+                p,
+                o,
+                t,
+                default_net(),
+                Confidence(100),
+                None,
+                u64::MAX,
+                &abort,
+            )
+            .expect("8x8") else {
                 continue;
             };
             assert!(moves(p, o) & 1 << r.result.best != 0, "{p:#x} {o:#x}");
@@ -338,10 +345,19 @@ fn kept_predictions_change_no_cut() {
     let (mut cold, mut warm) = (0, 0);
     for &(p, o) in positions.iter().take(8) {
         let run = || {
-            solve_selective_root(p, o, &t, default_net(), Confidence(100), None, &|| false)
-                .expect("8x8")
-                .expect("searched")
-                .result
+            solve_selective_root(
+                p,
+                o,
+                &t,
+                default_net(),
+                Confidence(100),
+                None,
+                u64::MAX,
+                &|| false,
+            )
+            .expect("8x8")
+            .expect("searched")
+            .result
         };
         t.clear();
         let a = run();
