@@ -6,18 +6,19 @@
 //! Packed position (17 bytes): the side to move's discs (u64, bit r * 8 + c), the other side's
 //! (u64), then 1 if Black is to move, else 0.
 
+use super::phase_weights::PhaseWeights;
 use super::{Othello, patterns};
 use crate::game::{Outcome, Solved};
-use crate::learn::network::{Network, QL};
+use crate::learn::network::Network;
 use crate::learn::{Features, Learn};
 use std::sync::OnceLock;
 
 /// The learned pattern weights, as the engine evaluates with them.
 pub struct PatternNet {
     net: Network,
-    /// `net.w1` with both indices of a self-symmetric configuration filled (`unfold`), per
-    /// bucket.
-    full: Vec<i16>,
+    /// `net.w1` unfolded (`patterns::unfold`: both indices of a self-symmetric configuration
+    /// filled), as the evaluation reads it.
+    weights: PhaseWeights,
 }
 
 impl std::fmt::Debug for PatternNet {
@@ -45,8 +46,9 @@ impl PatternNet {
                 patterns::BUCKETS
             ));
         }
-        let full = net.w1.chunks(l.inputs).flat_map(patterns::unfold).collect();
-        Ok(PatternNet { net, full })
+        let full: Vec<i16> = net.w1.chunks(l.inputs).flat_map(patterns::unfold).collect();
+        let weights = PhaseWeights::new(&full, l.inputs, &net.b2);
+        Ok(PatternNet { net, weights })
     }
 
     pub fn load(path: &str) -> Result<&'static PatternNet, String> {
@@ -65,26 +67,13 @@ impl PatternNet {
     #[inline]
     pub fn evaluate_local(&self, discs: u32, idx: &patterns::Local) -> i32 {
         let (b, lower) = patterns::phase(discs);
-        let n = self.net.inputs;
         let offsets = &patterns::layout().offsets;
-        let w = &self.full[b * n..(b + 1) * n];
-        let mut sum = self.net.b2[b];
-        if lower == patterns::PHASE_STEP {
-            for (&i, &off) in idx.iter().zip(offsets) {
-                sum += w.get((off + i as u32) as usize).map_or(0, |&v| v as i32);
-            }
-            return sum * 100 / QL;
-        }
-        let up = &self.full[(b + 1) * n..(b + 2) * n];
-        let mut sum_up = self.net.b2[b + 1];
-        for (&i, &off) in idx.iter().zip(offsets) {
-            let k = (off + i as u32) as usize;
-            sum += w.get(k).map_or(0, |&v| v as i32);
-            sum_up += up.get(k).map_or(0, |&v| v as i32);
-        }
-        let mixed =
-            sum as i64 * lower as i64 + sum_up as i64 * (patterns::PHASE_STEP - lower) as i64;
-        (mixed * 100 / (QL * patterns::PHASE_STEP) as i64) as i32
+        let inputs = idx
+            .iter()
+            .zip(offsets)
+            .map(|(&i, &off)| (off + i as u32) as usize);
+        self.weights
+            .evaluate(b, lower, patterns::PHASE_STEP, inputs)
     }
 }
 
@@ -181,6 +170,7 @@ impl Features<Othello<u64>> for PatternInputs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::learn::network::QL;
     use crate::learn::rng::Rng;
 
     /// The engine's evaluation (first square order per instance, unfolded tables, two phases
@@ -209,9 +199,10 @@ mod tests {
         let pn = PatternNet::from_bytes(&net.to_bytes()).expect("a valid pattern net");
         let mut feats = Vec::new();
         for _ in 0..2000 {
-            // A random position: each square empty, the mover's or the opponent's.
+            // A random position: each square empty, the mover's or the opponent's (full
+            // boards included: the last phase alone).
             let (mut me, mut opp) = (0u64, 0u64);
-            let fill = rng.below(61) as u64;
+            let fill = rng.below(65) as u64;
             for sq in 0..64 {
                 if (rng.below(64) as u64) < fill {
                     if rng.below(2) == 0 {

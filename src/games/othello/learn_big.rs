@@ -9,19 +9,19 @@
 //! a packed position know its board.
 
 use super::board::Geo;
+use super::phase_weights::PhaseWeights;
 use super::{Othello, patterns_big};
 use crate::bits::{Bits, U256};
 use crate::game::{Outcome, Solved};
-use crate::learn::network::{Network, QL};
+use crate::learn::network::Network;
 use crate::learn::{Features, Learn};
 use std::sync::OnceLock;
 
 /// The learned pattern weights of one big board size, as the engine evaluates with them.
 pub struct BigNet {
-    net: Network,
-    /// `net.w1` with both indices of a self-symmetric configuration filled
-    /// (`patterns_big::unfold`), per bucket.
-    full: Vec<i16>,
+    /// The weights unfolded (`patterns_big::unfold`: both indices of a self-symmetric
+    /// configuration filled), as the evaluation reads it.
+    weights: PhaseWeights,
     /// The board side the weights are for.
     pub n: u32,
 }
@@ -54,7 +54,7 @@ impl BigNet {
                 patterns_big::BUCKETS
             ));
         }
-        let full = match patterns_big::layout(n) {
+        let full: Vec<i16> = match patterns_big::layout(n) {
             Some(l) => net
                 .w1
                 .chunks(patterns_big::INPUTS)
@@ -62,7 +62,8 @@ impl BigNet {
                 .collect(),
             None => Vec::new(),
         };
-        Ok(BigNet { net, full, n })
+        let weights = PhaseWeights::new(&full, patterns_big::INPUTS, &net.b2);
+        Ok(BigNet { weights, n })
     }
 
     pub fn load(path: &str, n: u32) -> Result<&'static BigNet, String> {
@@ -79,28 +80,13 @@ impl BigNet {
     /// `evaluate` of the position where `me` is to move against `opp` on the board `g`.
     pub fn evaluate_discs<B: Bits>(&self, g: &Geo<B>, me: B, opp: B) -> i32 {
         let (b, lower) = patterns_big::phase((me | opp).count(), g.all.count());
-        let n = patterns_big::INPUTS;
-        let step = patterns_big::PHASE_STEP;
         let mut idx = [0u32; patterns_big::FEATURES];
         if !patterns_big::indices(g, me, opp, &mut idx) {
             return 0;
         }
-        let w = &self.full[b * n..(b + 1) * n];
-        let mut sum = self.net.b2[b];
-        if lower == step {
-            for &i in &idx {
-                sum += w.get(i as usize).map_or(0, |&x| x as i32);
-            }
-            return sum * 100 / QL;
-        }
-        let up = &self.full[(b + 1) * n..(b + 2) * n];
-        let mut sum_up = self.net.b2[b + 1];
-        for &i in &idx {
-            sum += w.get(i as usize).map_or(0, |&x| x as i32);
-            sum_up += up.get(i as usize).map_or(0, |&x| x as i32);
-        }
-        let mixed = sum as i64 * lower as i64 + sum_up as i64 * (step - lower) as i64;
-        (mixed * 100 / (QL * step) as i64) as i32
+        let inputs = idx.iter().map(|&i| i as usize);
+        self.weights
+            .evaluate(b, lower, patterns_big::PHASE_STEP, inputs)
     }
 }
 
@@ -291,6 +277,7 @@ learn_big!(U256);
 mod tests {
     use super::*;
     use crate::game::Rules;
+    use crate::learn::network::QL;
 
     /// Pack and unpack are inverse on every big size, and the trainer's bucket is the
     /// engine's phase.

@@ -22,6 +22,7 @@ mod notation;
 pub mod patterns;
 pub mod patterns_big;
 pub mod patterns_hand;
+mod phase_weights;
 pub mod predict_table;
 mod search_error;
 pub mod solve_table;
