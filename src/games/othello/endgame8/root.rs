@@ -1,9 +1,9 @@
 //! The exact solver's root: a position solved to its margin and a best move (`solve`), from
 //! a guessed margin in an aspiration window within a node budget (`solve_within`, the selective
 //! levels' guess), or with the moves other threads search put off (`solve_sharing`, for
-//! `threads`). A root where
-//! the side to move must pass answers `PASS` as its move. The margin is exact whatever the
-//! guess: a fail outside the window is searched again on that side.
+//! `threads`). A root where the side to move must pass answers `PASS` as its move. The
+//! margin is exact whatever the guess: a fail outside the window is searched again on that
+//! side.
 
 use super::threads::Busy;
 use super::{Net, PASS, SolveResult, Solver, Table, flips, moves};
