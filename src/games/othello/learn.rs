@@ -15,8 +15,6 @@ use std::sync::OnceLock;
 
 /// The learned pattern weights, as the engine evaluates with them.
 pub struct PatternNet {
-    /// Weights per bucket (`patterns::layout().inputs`).
-    inputs: usize,
     /// The network's weights unfolded (`patterns::unfold`: both indices of a self-symmetric
     /// configuration filled), as the evaluation reads them.
     weights: PhaseWeights,
@@ -24,7 +22,7 @@ pub struct PatternNet {
 
 impl std::fmt::Debug for PatternNet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "PatternNet({} inputs)", self.inputs)
+        write!(f, "PatternNet({} inputs)", self.weights.inputs())
     }
 }
 
@@ -49,10 +47,7 @@ impl PatternNet {
         }
         let full: Vec<i16> = net.w1.chunks(l.inputs).flat_map(patterns::unfold).collect();
         let weights = PhaseWeights::new(&full, l.inputs, &net.b2);
-        Ok(PatternNet {
-            inputs: net.inputs,
-            weights,
-        })
+        Ok(PatternNet { weights })
     }
 
     pub fn load(path: &str) -> Result<&'static PatternNet, String> {
@@ -242,7 +237,7 @@ mod tests {
     #[test]
     fn embedded_weights_load() {
         let net = default_net().expect("weights/othello-patterns.bin is a valid pattern file");
-        assert_eq!(net.inputs, patterns::layout().inputs);
+        assert_eq!(net.weights.inputs(), patterns::layout().inputs);
         let start = 0x0000_0008_1000_0000u64;
         let other = 0x0000_0010_0800_0000u64;
         // Symmetric start: both sides see the same position up to colours.

@@ -37,6 +37,11 @@ impl PhaseWeights {
         }
     }
 
+    /// Weights per bucket.
+    pub fn inputs(&self) -> usize {
+        self.inputs
+    }
+
     /// The evaluation, in hundredths of a disc, of a position in bucket `b` with `lower` of
     /// `step` its share of bucket `b` (the rest bucket `b + 1`'s) and these inputs (`idx`, each
     /// below `inputs`: one out of range counts nothing).
