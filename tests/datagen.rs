@@ -104,6 +104,74 @@ fn othello_data_is_the_same_whatever_threads_and_resumes() {
     );
 }
 
+/// The counts `datagen` reports at the end: (positions, exact) added.
+fn added(game: &str, out: &Path, games: u32, extra: &[&str]) -> (u64, u64) {
+    let run = Command::new(TABULA)
+        .args(["--game", game, "datagen", "--out"])
+        .arg(out)
+        .args(["--games", &games.to_string(), "--threads", "1"])
+        .args(["--seed", "9", "--nodes", "300"])
+        .args(extra)
+        .output()
+        .expect("tabula runs");
+    let log =
+        String::from_utf8_lossy(&run.stderr).into_owned() + &String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "datagen failed: {log}");
+    // "othello: 6 games, 312 positions (120 exact) added to FILE"
+    let line = log
+        .lines()
+        .find(|l| l.contains(" added to "))
+        .unwrap_or_else(|| panic!("no summary: {log}"));
+    let number = |before: &str| -> u64 {
+        let head = &line[..line.find(before).unwrap_or_else(|| panic!("{line}"))];
+        let word = head.split_whitespace().last().unwrap_or_default();
+        word.trim_start_matches('(')
+            .parse()
+            .unwrap_or_else(|_| panic!("{line}"))
+    };
+    (number(" positions"), number(" exact"))
+}
+
+#[test]
+fn othello_side_lines_add_exact_positions_and_resume_whole() {
+    let dir = tmp("branches");
+    let (plain, one, two, torn) = (
+        dir.join("plain.bin"),
+        dir.join("one.bin"),
+        dir.join("two.bin"),
+        dir.join("torn.bin"),
+    );
+    let base = ["--option", "EvalFile=<none>", "--exact-ms", "600000"];
+    let branched = [&base[..], &["--branches", "3"]].concat();
+    let (p0, e0) = added("othello", &plain, 6, &base);
+    let (p1, e1) = added("othello", &one, 6, &branched);
+    // Each side line adds only solver-labelled positions (up to 3 a game, each at least one).
+    assert!(p1 > p0 && p1 - p0 == e1 - e0, "{p0} {e0} -> {p1} {e1}");
+    assert!(e1 - e0 >= 6, "side lines added only {} positions", e1 - e0);
+    // The main games are those of a run without side lines: the side lines use their own
+    // draws (same first block, the plain file's first game).
+    let (a, b) = (
+        std::fs::read(&plain).expect("written"),
+        std::fs::read(&one).expect("written"),
+    );
+    assert_eq!(a[..40], b[..40], "the first game's block starts alike");
+    datagen("othello", &two, 6, 2, &branched);
+    assert_eq!(
+        b,
+        std::fs::read(&two).expect("written"),
+        "--threads 2 differs"
+    );
+    // A write cut inside the last game's side lines: the resumed file is the whole one.
+    std::fs::write(&torn, &b[..b.len() - 10]).expect("written");
+    datagen("othello", &torn, 6, 1, &branched);
+    assert_eq!(
+        b,
+        std::fs::read(&torn).expect("written"),
+        "resumed after a cut differs"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn othello_patterns_train_and_load() {
     let dir = tmp("train");

@@ -58,6 +58,12 @@ pub struct DatagenArgs {
     /// (TABULAG1, 2-4 bytes a position); the trainer reads both.
     #[arg(long)]
     pub positions: bool,
+    /// Side lines per game (games with a solver, game files only): from this many of the
+    /// positions the exact solver labelled, drawn at random, a random other move than the
+    /// best, then the solver's play to the end, every position of it labelled exactly. The
+    /// positions a search meets after a poor move, which the games alone never show.
+    #[arg(long, default_value_t = 0, conflicts_with = "positions")]
+    pub branches: u32,
 }
 
 #[derive(clap::Args, Debug)]
@@ -165,6 +171,7 @@ pub fn datagen<G: Learn>(start: G, a: &DatagenArgs) -> Result<(), String> {
         exact_ms: a.exact_ms,
         exact_from: a.exact_from,
         positions: a.positions,
+        branches: a.branches,
     };
     let tty = std::io::stderr().is_terminal();
     let last_line = std::cell::Cell::new(std::time::Instant::now());

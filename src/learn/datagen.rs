@@ -51,6 +51,9 @@ pub struct Config {
     pub exact_from: Option<u32>,
     /// Write position records (`TABULAD1`, the format before games) instead of games.
     pub positions: bool,
+    /// Side lines per game (`branch`; game files only): from this many of the positions the
+    /// exact solver labelled, a random other move, then the solver's play to the end.
+    pub branches: u32,
 }
 
 /// Running totals, for the progress line and the summary.
@@ -156,6 +159,8 @@ fn play_game<G: Learn>(
         ..Limits::default()
     };
     let mut played: Vec<Played<G::Move>> = Vec::new();
+    // The main line's solver-labelled positions (ply, position, best move), for `branch`.
+    let mut solved: Vec<(u32, G, G::Move)> = Vec::new();
     let mut ply = 0u32;
     // Consecutive plies with the first player's score beyond the resign threshold (signed)
     // and near zero.
@@ -181,7 +186,12 @@ fn play_game<G: Learn>(
             exact = pos.solve_for_data(&|| thread_time() >= deadline);
         }
         let (best, score, is_exact) = match exact {
-            Some(s) => (s.best, s.score, true),
+            Some(s) => {
+                if cfg.branches > 0 {
+                    solved.push((ply, pos.clone(), s.best));
+                }
+                (s.best, s.score, true)
+            }
             None => {
                 let r = engine.search_now(limits.clone(), &|_| {});
                 let Some(best) = r.best else {
@@ -253,6 +263,7 @@ fn play_game<G: Learn>(
     let kept = played.iter().filter(|p| p.kept).count() as u64;
     let exact = played.iter().filter(|p| p.kept && p.exact).count() as u64;
     let flags = |p: &Played<G::Move>| if p.exact { FLAG_EXACT } else { 0 };
+    let mut branched = 0u64;
     let bytes = if cfg.positions {
         let mut bytes = Vec::with_capacity(kept as usize * (G::PACKED + super::format::TAIL));
         let mut pos = first;
@@ -291,15 +302,76 @@ fn play_game<G: Learn>(
                 })
                 .collect(),
         };
-        encode(&record, index)?
+        let mut bytes = encode(&record, index)?;
+        // Side lines: their own generator, so that the main game is the same with or
+        // without them; each a block of the same index, written with the game in one piece.
+        let mut rng = Rng::new(cfg.seed ^ mix(index as u64 + 1) ^ BRANCH_SALT);
+        for _ in 0..cfg.branches.min(solved.len() as u32) {
+            let (at, from, best) = solved.swap_remove(rng.below(solved.len()));
+            if let Some(line) = branch(&from, best, at, cfg, &mut rng) {
+                branched += line.plies.len() as u64;
+                bytes.extend(encode(&line, index)?);
+            }
+        }
+        bytes
     };
     Ok(Finished {
         index,
         bytes,
-        positions: kept,
-        exact,
+        positions: kept + branched,
+        exact: exact + branched,
         result,
         plies: ply,
+    })
+}
+
+/// Mixed into a game's generator seed for its side lines' draws.
+const BRANCH_SALT: u64 = 0x6272_616e_6368_6573;
+
+/// A side line from `from` (the main line's position at `ply`, solved with `best`): a random
+/// legal move other than `best`, then the exact solver's moves to the end of the game, every
+/// position from the one after the random move on kept and labelled exactly. `None` where
+/// `best` is the only move or a solve runs out of `Config::exact_ms`.
+fn branch<G: Learn>(
+    from: &G,
+    best: G::Move,
+    ply: u32,
+    cfg: &Config,
+    rng: &mut Rng,
+) -> Option<GameRecord<G>> {
+    let mut moves = Vec::new();
+    from.legal_moves(&mut moves);
+    moves.retain(|&m| m != best);
+    if moves.is_empty() {
+        return None;
+    }
+    let mut pos = from.clone();
+    pos.play(moves[rng.below(moves.len())]);
+    let start = pos.clone();
+    let mut plies = Vec::new();
+    let outcome = loop {
+        if let Some(o) = pos.outcome() {
+            break o;
+        }
+        let deadline = thread_time() + Duration::from_millis(cfg.exact_ms);
+        let s = pos.solve_for_data(&|| thread_time() >= deadline)?;
+        plies.push(Ply {
+            mv: s.best,
+            score: s.score.clamp(-32000, 32000) as i16,
+            flags: FLAG_EXACT | FLAG_KEEP,
+        });
+        pos.play(s.best);
+    };
+    let label = pos.end_label(outcome).clamp(-32000, 32000) as i16;
+    Some(GameRecord {
+        start,
+        start_ply: (ply + 1).min(u16::MAX as u32) as u16,
+        label_p1: if pos.to_move() == Player::P1 {
+            label
+        } else {
+            -label
+        },
+        plies,
     })
 }
 

@@ -18,8 +18,10 @@
 //! A chess position costs 2 bytes (kept: 4) against 42 in `TABULAD1`. Ranks by notation do not
 //! depend on the move generator's order, so a file reads the same in later versions.
 //!
-//! Invariant: a file is a header and whole blocks, indices increasing; `GameWriter::open`
-//! cuts a torn last block (an interrupted write) and resumes after the last whole game.
+//! Invariant: a file is a header and whole blocks, indices increasing (a game's side lines,
+//! `datagen --branches`, are blocks of its own index after it); `GameWriter::open` cuts a
+//! torn last block (an interrupted write), and the blocks of its game before it, and resumes
+//! at the first game it cut.
 //! Readers (`read`, `merge`) skip a damaged block and count it (`format::Damage`), never
 //! silently.
 
@@ -35,6 +37,8 @@ use std::path::Path;
 pub const MAGIC: &[u8; 8] = game_blocks::MAGIC_V2;
 /// Ply flag: the position before this move is a training record.
 pub const FLAG_KEEP: u8 = 2;
+/// The `TABULAG2` marker's bytes before a block's view.
+const MARK_LEN: usize = game_blocks::MARK.len();
 /// Bytes of a block before the packed start position.
 const BLOCK_HEAD: usize = 14;
 
@@ -274,8 +278,9 @@ pub struct GameWriter {
 impl GameWriter {
     /// Opens `path` for appending (creating it with `header` as `TABULAG2` if it does not
     /// exist); returns the writer and the index of the next game (one past the last whole
-    /// game in the file). A cut or damaged tail after the last whole game is cut off (said in
-    /// `notes`); a `TABULAG1` file stays `TABULAG1`.
+    /// game in the file). A cut or damaged tail after the last whole block is cut off (said
+    /// in `notes`), and with it the blocks of that block's game where the tail may be one of
+    /// the game's side lines (the game is made again); a `TABULAG1` file stays `TABULAG1`.
     pub fn open(path: &Path, header: &Header) -> Result<(GameWriter, u32), String> {
         let shown = path.display();
         let io = |e: std::io::Error| format!("{shown}: {e}");
@@ -326,10 +331,37 @@ impl GameWriter {
                 t.at
             ));
         }
-        file.set_len(scan.end as u64).map_err(io)?;
+        // A game with side lines (`datagen --branches`) is several blocks of one index,
+        // written in one piece: where the torn tail is of the last whole block's game (its
+        // index says so; too short to say, where the file has side lines), that game is
+        // short of some of its blocks, so they go too and it is made again.
+        let mut end = scan.end;
+        let mut blocks = scan.blocks.as_slice();
+        if let (Some(t), Some(last)) = (scan.tail, blocks.last()) {
+            let index_of = |b: &game_blocks::Block| game_blocks::index(&bytes[b.view.clone()]);
+            let last_game = index_of(last);
+            let skip = if version == Version::V2 { MARK_LEN } else { 0 };
+            let torn_game = bytes
+                .get(t.at + skip..)
+                .filter(|view| view.len() >= 8)
+                .map(game_blocks::index);
+            let same = match torn_game {
+                Some(i) => i == last_game,
+                None => blocks
+                    .windows(2)
+                    .any(|w| index_of(&w[0]) == index_of(&w[1])),
+            };
+            while same
+                && let Some((b, rest)) = blocks.split_last()
+                && index_of(b) == last_game
+            {
+                end = b.at;
+                blocks = rest;
+            }
+        }
+        file.set_len(end as u64).map_err(io)?;
         file.seek(SeekFrom::End(0)).map_err(io)?;
-        let next = scan
-            .blocks
+        let next = blocks
             .last()
             .map_or(0, |b| game_blocks::index(&bytes[b.view.clone()]) + 1);
         Ok((
@@ -515,6 +547,37 @@ mod tests {
         drop(format::DataWriter::open(&pos_file, &header).unwrap());
         assert!(merge(&all, std::slice::from_ref(&pos_file)).is_err());
         assert!(GameWriter::open(&pos_file, &header).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_game_cut_within_its_side_lines_is_made_again() {
+        let dir = std::env::temp_dir().join(format!("tabula-side-lines-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let a = dir.join("a.bin");
+        let header = Header {
+            game: "chess".into(),
+            dims: (8, 8),
+            packed: Chess::PACKED,
+        };
+        let rec = a_game();
+        // Games 0 and 1, game 1 with a side line; then a block of game 1 or 2, torn after
+        // `keep` bytes (13: its index readable; 9: not).
+        // (torn block's game, its bytes kept, the next game, the kept positions: 4 a block)
+        for (torn_game, keep, next, kept) in [(1, 13, 1, 4), (2, 13, 2, 12), (2, 9, 1, 4)] {
+            let _ = std::fs::remove_file(&a);
+            let (mut w, _) = GameWriter::open(&a, &header).unwrap();
+            let mut buf = Vec::new();
+            for i in [0, 1, 1] {
+                buf.extend_from_slice(&encode(&rec, i).unwrap());
+            }
+            buf.extend_from_slice(&encode(&rec, torn_game).unwrap()[..keep]);
+            w.append(&buf).unwrap();
+            drop(w);
+            let (_, got) = GameWriter::open(&a, &header).unwrap();
+            assert_eq!(got, next, "torn block of game {torn_game}, {keep} bytes");
+            assert_eq!(read(&a, &Chess::default()).unwrap().len(), kept);
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 
