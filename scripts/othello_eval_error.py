@@ -12,7 +12,8 @@ position after it evaluates best).
 
 A sample drawn by walking games with the evaluation itself (as `calibrate_probcut_sigma` does)
 changes with the weights; this set does not, so two weight files compare on the same
-positions:
+positions. Then the same error by the move's loss (best value - its value): positions after
+poor moves are those a search meets and self-play games rarely show.
 
   python3 scripts/othello_eval_error.py --tabula target/release/tabula \\
       --set tests/data/othello-midgame.obf [--option EvalFile=other.bin]
@@ -35,7 +36,7 @@ def main():
     for opt in args.option:
         name, value = opt.split("=", 1)
         ugi.send(f"setoption name {name} value {value}")
-    errors, loss, positions = [], 0, 0
+    errors, loss, positions, by_loss = [], 0, 0, []
     for squares, side, values in read_valued(args.set):
         if not values:
             continue
@@ -50,6 +51,7 @@ def main():
                 raise RuntimeError(f"no evaluation in {last!r}")
             mine = -int(found[1]) / 100
             errors.append(mine - value)
+            by_loss.append((max(values.values()) - value, mine - value))
             if pick is None or mine > pick[0]:
                 pick = (mine, value)
         loss += max(values.values()) - pick[1]
@@ -63,6 +65,12 @@ def main():
     absolute = sum(abs(e) for e in errors) / n
     print(f"{n} moves of {positions} positions: mean error {mean:+.2f} discs, sd {sd:.2f}, "
           f"mean |error| {absolute:.2f}; one-ply loss {loss / positions:.2f} discs")
+    for lo, hi in [(0, 0), (1, 4), (5, 10), (11, 20), (21, 128)]:
+        e = [err for lost, err in by_loss if lo <= lost <= hi]
+        if e:
+            m = sum(e) / len(e)
+            sd = math.sqrt(sum((x - m) ** 2 for x in e) / len(e))
+            print(f"  moves losing {lo}-{hi} discs: {len(e)}, mean error {m:+.2f}, sd {sd:.2f}")
 
 
 if __name__ == "__main__":
