@@ -17,8 +17,9 @@ fn tmp(name: &str) -> PathBuf {
     dir
 }
 
-fn datagen(game: &str, out: &Path, games: u32, threads: u32, extra: &[&str]) {
-    let status = Command::new(TABULA)
+/// Runs `datagen` and returns what it wrote (stderr, then stdout).
+fn datagen(game: &str, out: &Path, games: u32, threads: u32, extra: &[&str]) -> String {
+    let run = Command::new(TABULA)
         .args(["--game", game, "datagen", "--out"])
         .arg(out)
         .args([
@@ -31,11 +32,10 @@ fn datagen(game: &str, out: &Path, games: u32, threads: u32, extra: &[&str]) {
         .args(extra)
         .output()
         .expect("tabula runs");
-    assert!(
-        status.status.success(),
-        "datagen failed: {}",
-        String::from_utf8_lossy(&status.stderr)
-    );
+    let log =
+        String::from_utf8_lossy(&run.stderr).into_owned() + &String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "datagen failed: {log}");
+    log
 }
 
 /// The lines the engine (started with `args`) writes for `script` up to its first `bestmove`,
@@ -106,17 +106,7 @@ fn othello_data_is_the_same_whatever_threads_and_resumes() {
 
 /// The counts `datagen` reports at the end: (positions, exact) added.
 fn added(game: &str, out: &Path, games: u32, extra: &[&str]) -> (u64, u64) {
-    let run = Command::new(TABULA)
-        .args(["--game", game, "datagen", "--out"])
-        .arg(out)
-        .args(["--games", &games.to_string(), "--threads", "1"])
-        .args(["--seed", "9", "--nodes", "300"])
-        .args(extra)
-        .output()
-        .expect("tabula runs");
-    let log =
-        String::from_utf8_lossy(&run.stderr).into_owned() + &String::from_utf8_lossy(&run.stdout);
-    assert!(run.status.success(), "datagen failed: {log}");
+    let log = datagen(game, out, games, 1, extra);
     // "othello: 6 games, 312 positions (120 exact) added to FILE"
     let line = log
         .lines()
