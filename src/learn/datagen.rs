@@ -258,8 +258,6 @@ fn play_game<G: Learn>(
             },
         ),
     };
-    let label = label.clamp(-32000, 32000);
-    let clamp = |x: i32| x.clamp(-32000, 32000) as i16;
     let kept = played.iter().filter(|p| p.kept).count() as u64;
     let exact = played.iter().filter(|p| p.kept && p.exact).count() as u64;
     let flags = |p: &Played<G::Move>| if p.exact { FLAG_EXACT } else { 0 };
@@ -273,8 +271,8 @@ fn play_game<G: Learn>(
                 pos.pack(&mut packed);
                 Record {
                     position: &packed,
-                    score: clamp(p.score),
-                    label: clamp(if p.side == label_side { label } else { -label }),
+                    score: to_i16(p.score),
+                    label: to_i16(if p.side == label_side { label } else { -label }),
                     game: index,
                     flags: flags(p),
                     ply: i.min(255) as u8,
@@ -288,16 +286,12 @@ fn play_game<G: Learn>(
         let record = GameRecord {
             start: first,
             start_ply: 0,
-            label_p1: clamp(if label_side == Player::P1 {
-                label
-            } else {
-                -label
-            }),
+            label_p1: to_i16(first_player_view(label_side, label)),
             plies: played
                 .iter()
                 .map(|p| Ply {
                     mv: p.mv,
-                    score: clamp(p.score),
+                    score: to_i16(p.score),
                     flags: flags(p) | if p.kept { FLAG_KEEP } else { 0 },
                 })
                 .collect(),
@@ -357,22 +351,27 @@ fn branch<G: Learn>(
         let s = pos.solve_for_data(&|| thread_time() >= deadline)?;
         plies.push(Ply {
             mv: s.best,
-            score: s.score.clamp(-32000, 32000) as i16,
+            score: to_i16(s.score),
             flags: FLAG_EXACT | FLAG_KEEP,
         });
         pos.play(s.best);
     };
-    let label = pos.end_label(outcome).clamp(-32000, 32000) as i16;
     Some(GameRecord {
         start,
         start_ply: (ply + 1).min(u16::MAX as u32) as u16,
-        label_p1: if pos.to_move() == Player::P1 {
-            label
-        } else {
-            -label
-        },
+        label_p1: to_i16(first_player_view(pos.to_move(), pos.end_label(outcome))),
         plies,
     })
+}
+
+/// A score or label as the data files hold it (i16, within +-32000).
+fn to_i16(x: i32) -> i16 {
+    x.clamp(-32000, 32000) as i16
+}
+
+/// `value`, from `side`'s view, from the first player's.
+fn first_player_view(side: Player, value: i32) -> i32 {
+    if side == Player::P1 { value } else { -value }
 }
 
 /// The file being written: games, or position records.

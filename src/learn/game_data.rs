@@ -335,10 +335,10 @@ impl GameWriter {
         // written in one piece: where the torn tail is of the last whole block's game (its
         // index says so; too short to say, where the file has side lines), that game is
         // short of some of its blocks, so they go too and it is made again.
+        let index_of = |b: &game_blocks::Block| game_blocks::index(&bytes[b.view.clone()]);
         let mut end = scan.end;
         let mut blocks = scan.blocks.as_slice();
         if let (Some(t), Some(last)) = (scan.tail, blocks.last()) {
-            let index_of = |b: &game_blocks::Block| game_blocks::index(&bytes[b.view.clone()]);
             let last_game = index_of(last);
             let skip = if version == Version::V2 { MARK_LEN } else { 0 };
             let torn_game = bytes
@@ -361,9 +361,7 @@ impl GameWriter {
         }
         file.set_len(end as u64).map_err(io)?;
         file.seek(SeekFrom::End(0)).map_err(io)?;
-        let next = blocks
-            .last()
-            .map_or(0, |b| game_blocks::index(&bytes[b.view.clone()]) + 1);
+        let next = blocks.last().map_or(0, |b| index_of(b) + 1);
         Ok((
             GameWriter {
                 file,
