@@ -113,28 +113,31 @@ fn sigma(ne: u32, depth: u32) -> i32 {
 /// The predicting search's mean error (prediction - exact, hundredths of a disc) at `depth`
 /// plies: the evaluation falls short of the mover's margin where the last ply is the
 /// opponent's (an even depth), less the deeper the search, while at an odd depth the mover's
-/// choice of its best reply makes up for it (`calibrate_probcut_sigma`, 10 to 18 empties,
-/// about 930 positions a depth: -316, -1, -201, +6, -174 at depths 0 to 4 on its walk by the
-/// patterns' choice, -288, +49, -190, +40, -142 on its walk by fewest replies). A cut tests the
-/// prediction less this bias, so that its two sides are as likely wrong: uncorrected, a
-/// fail-high cut was too rare and a fail-low one too often wrong. The pre-search keeps the
-/// -3 discs at every even depth that it was tuned with: with `GATE`, FFO #40-#48, one thread,
-/// search + ordering nodes: 305.6 M -> 292.3 M (#41 12.4 M -> 11.8 M, #44 11.4 M -> 10.6 M,
-/// #47 14.5 M -> 13.4 M), #49-#52 778.3 M -> 755.3 M (with -200 at depth 2, as the sample
-/// alone would have it, 795.4 M: #52 133 M -> 160 M). The mean also moves with the parity
-/// of the empties, by about 2.4 discs (the mover with the last move is underrated: at depths
-/// 0 to 4, -183, +141, -97, +142, -41 with an even number of empties, -431, -76, -316, -100,
-/// -279 with an odd one), but a bias by both parities did not pay: FFO #40-#52 1,029.9 M ->
-/// 1,087.6 M in the pre-search; in play's levels (`selective_levels_on_the_midgame_set`) the
-/// margins nearer (mean error 1.77 -> 1.58 discs at 1.0 sigma, 1.10 -> 1.03 at 1.25) for
-/// 6-9% more nodes, the moves' loss 0.43 -> 0.53 and 0.37 -> 0.33.
+/// choice of its best reply makes up for it (`calibrate_probcut_sigma`, 10 to 18 empties, 927
+/// positions a depth on its walk by fewest replies: -196, +56, -126, +55, -101 at depths 0 to 4 with the
+/// patterns of round 10, -285, +50, -183, +39, -140 with round 6's, whose play bias was
+/// -316, -201, -174 from an earlier walk). A cut tests the prediction less this bias, so that
+/// its two sides are as likely wrong: uncorrected, a fail-high cut was too rare and a fail-low
+/// one too often wrong. The pre-search's bias at every even depth was set on FFO's counts, not
+/// the sample: -300 with round 6's patterns (the sample's mean over its depths -234; with
+/// `GATE`, FFO #40-#48, one thread, search + ordering nodes: 305.6 M -> 292.3 M against no
+/// bias, #49-#52 778.3 M -> 755.3 M, where -200 at depth 2 alone cost 795.4 M); with round
+/// 10's it stays -300, the sample's mean -161 (FFO #40-#52: 954.6 M at -300, 980.8 M at -250,
+/// 1,002.6 M at -200, #43 8.4 M against 36 M): with both weights the counts want it a disc or
+/// more below the sample's mean. The mean also moves with the parity of the empties, by about 2.4 discs
+/// (the mover with the last move is underrated: round 6 at depths 0 to 4, -183, +141, -97,
+/// +142, -41 with an even number of empties, -431, -76, -316, -100, -279 with an odd one), but
+/// a bias by both parities did not pay: FFO #40-#52 1,029.9 M -> 1,087.6 M in the pre-search;
+/// in play's levels (`selective_levels_on_the_midgame_set`) the margins nearer (mean error
+/// 1.77 -> 1.58 discs at 1.0 sigma, 1.10 -> 1.03 at 1.25) for 6-9% more nodes, the moves' loss
+/// 0.43 -> 0.53 and 0.37 -> 0.33.
 fn bias(depth: u32, pre: bool) -> i32 {
     if !depth.is_multiple_of(2) {
         0
     } else if pre {
         -300
     } else {
-        [-316, -201, -174][(depth as usize / 2).min(2)]
+        [-196, -126, -101][(depth as usize / 2).min(2)]
     }
 }
 

@@ -107,8 +107,10 @@ fn samples(per_base: usize, lo: u32, hi: u32) -> Vec<(u64, u64)> {
 
 /// The predicting search's error (prediction - exact) at 10 to 18 empties: at each depth its
 /// standard deviation may not exceed `sigma` by more than a quarter, or the cuts would be
-/// taken with less confidence than they claim; its mean is `bias` within one disc, and over
-/// the pre-search's even depths, and over its odd ones, too. Prints the table
+/// taken with less confidence than they claim; its mean is play's `bias` within one disc, and
+/// over the pre-search's even depths, and over its odd ones, the pre-search's within one and a
+/// half (its bias is set on FFO's node counts, which want it about a disc below the sample's
+/// mean: with round 10's patterns 139 below, with round 6's 66). Prints the table
 /// (`cargo test --release calibrate_probcut_sigma -- --nocapture`; `EVAL_FILE=file` measures
 /// other weights on the same positions).
 #[test]
@@ -171,7 +173,7 @@ fn calibrate_probcut_sigma() {
     for (parity, &(n, sum)) in pre.iter().enumerate() {
         let (mean, b) = (sum / n, bias(parity as u32, true));
         println!("pre-search, depths of parity {parity}: mean {mean:7.1} (bias {b})");
-        if (mean - b as f64).abs() > 100.0 {
+        if (mean - b as f64).abs() > 150.0 {
             failures.push(format!(
                 "pre-search, depths of parity {parity}: mean error {mean:.1} against bias {b}"
             ));
