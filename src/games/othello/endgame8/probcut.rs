@@ -114,9 +114,9 @@ fn sigma(ne: u32, depth: u32) -> i32 {
 /// plies: the evaluation falls short of the mover's margin where the last ply is the
 /// opponent's (an even depth), less the deeper the search, while at an odd depth the mover's
 /// choice of its best reply makes up for it (`calibrate_probcut_sigma`, 10 to 18 empties, 927
-/// positions a depth on its walk by fewest replies: -196, +56, -126, +55, -101 at depths 0 to 4 with the
-/// patterns of round 10, -285, +50, -183, +39, -140 with round 6's, whose play bias was
-/// -316, -201, -174 from an earlier walk). A cut tests the prediction less this bias, so that
+/// positions a depth on its walk by fewest replies: -196, +56, -126, +55, -101 at depths 0 to
+/// 4 with the patterns of round 10, -285, +50, -183, +39, -140 with round 6's, whose play bias
+/// was -316, -201, -174 from an earlier walk). A cut tests the prediction less this bias, so that
 /// its two sides are as likely wrong: uncorrected, a fail-high cut was too rare and a fail-low
 /// one too often wrong. The pre-search's bias at every even depth was set on FFO's counts, not
 /// the sample: -300 with round 6's patterns (the sample's mean over its depths -234; with
@@ -124,13 +124,13 @@ fn sigma(ne: u32, depth: u32) -> i32 {
 /// bias, #49-#52 778.3 M -> 755.3 M, where -200 at depth 2 alone cost 795.4 M); with round
 /// 10's it stays -300, the sample's mean -161 (FFO #40-#52: 954.6 M at -300, 980.8 M at -250,
 /// 1,002.6 M at -200, #43 8.4 M against 36 M): with both weights the counts want it a disc or
-/// more below the sample's mean. The mean also moves with the parity of the empties, by about 2.4 discs
-/// (the mover with the last move is underrated: round 6 at depths 0 to 4, -183, +141, -97,
-/// +142, -41 with an even number of empties, -431, -76, -316, -100, -279 with an odd one), but
-/// a bias by both parities did not pay: FFO #40-#52 1,029.9 M -> 1,087.6 M in the pre-search;
-/// in play's levels (`selective_levels_on_the_midgame_set`) the margins nearer (mean error
-/// 1.77 -> 1.58 discs at 1.0 sigma, 1.10 -> 1.03 at 1.25) for 6-9% more nodes, the moves' loss
-/// 0.43 -> 0.53 and 0.37 -> 0.33.
+/// more below the sample's mean. The mean also moves with the parity of the empties, by about
+/// 2.4 discs (the mover with the last move is underrated: round 6 at depths 0 to 4, -183,
+/// +141, -97, +142, -41 with an even number of empties, -431, -76, -316, -100, -279 with an
+/// odd one), but a bias by both parities did not pay: FFO #40-#52 1,029.9 M -> 1,087.6 M in
+/// the pre-search; in play's levels (`selective_levels_on_the_midgame_set`) the margins nearer
+/// (mean error 1.77 -> 1.58 discs at 1.0 sigma, 1.10 -> 1.03 at 1.25) for 6-9% more nodes, the
+/// moves' loss 0.43 -> 0.53 and 0.37 -> 0.33.
 fn bias(depth: u32, pre: bool) -> i32 {
     if !depth.is_multiple_of(2) {
         0
