@@ -27,7 +27,7 @@ macro_rules! say {
 mod cli;
 pub use cli::choice::GameKind;
 use cli::choice::{Board, First, with_game};
-use cli::{bench, book, learn, matches, play, serve, solve};
+use cli::{bench, book, corpus, learn, matches, play, serve, solve};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -97,6 +97,9 @@ enum Cmd {
     Datagen(Box<learn::DatagenArgs>),
     /// Summarise a data file, or print its records as text.
     Data(learn::DataArgs),
+    /// The training corpus in the repository: add a datagen file as a new shard, or check
+    /// every shard against the manifest.
+    Corpus(corpus::CorpusArgs),
     /// Train the game's evaluation network on data files; writes a weight file.
     Train(Box<learn::TrainArgs>),
     /// Build or extend the 8x8 Othello opening book (drop-out expansion with fixed-depth
@@ -257,6 +260,7 @@ fn run(mut cli: Cli) -> Result<(), String> {
             )),
         },
         Some(Cmd::Data(args)) if args.check => learn::data_check(&args),
+        Some(Cmd::Corpus(args)) => corpus::run(&args),
         Some(Cmd::Data(args)) => {
             let data = learn::read_data(&args.file)?;
             match data.header.game.as_str() {

@@ -64,6 +64,11 @@ pub struct DatagenArgs {
     /// positions a search meets after a poor move, which the games alone never show.
     #[arg(long, default_value_t = 0, conflicts_with = "positions")]
     pub branches: u32,
+    /// Start a new file at this game index instead of 0: the next shard of a seed whose games
+    /// below it are in earlier shards (`--games` stays the index to stop before). A file that
+    /// already holds games resumes after its last one.
+    #[arg(long, default_value_t = 0)]
+    pub first_game: u32,
 }
 
 #[derive(clap::Args, Debug)]
@@ -172,6 +177,7 @@ pub fn datagen<G: Learn>(start: G, a: &DatagenArgs) -> Result<(), String> {
         exact_from: a.exact_from,
         positions: a.positions,
         branches: a.branches,
+        first_game: a.first_game,
     };
     let tty = std::io::stderr().is_terminal();
     let last_line = std::cell::Cell::new(std::time::Instant::now());
@@ -311,6 +317,14 @@ pub fn data_check(a: &DataArgs) -> Result<(), String> {
     let files: Vec<&PathBuf> = std::iter::once(&a.file).chain(&a.more).collect();
     let mut bad = 0;
     for path in &files {
+        if path.is_dir() {
+            // A corpus folder: every shard against the manifest.
+            if let Err(e) = super::corpus::check(path) {
+                eprintln!("{e}");
+                bad += 1;
+            }
+            continue;
+        }
         let r = check::check(path, &read_data);
         for line in r.lines(path) {
             say!("{line}");
@@ -345,8 +359,12 @@ pub fn data<G: Learn>(start: G, data: &Data, a: &DataArgs) -> Result<(), String>
         }
         games.insert(r.game);
     }
+    let range = match (games.first(), games.last()) {
+        (Some(a), Some(b)) => format!("; games {a}-{b}"),
+        _ => String::new(),
+    };
     say!(
-        "{} {}x{}: {n} positions from {} games; labels (side to move) + {} = {} - {}; {} exact",
+        "{} {}x{}: {n} positions from {} games; labels (side to move) + {} = {} - {}; {} exact{range}",
         data.header.game,
         data.header.dims.0,
         data.header.dims.1,
@@ -374,7 +392,7 @@ pub fn data<G: Learn>(start: G, data: &Data, a: &DataArgs) -> Result<(), String>
 
 pub fn train<G: Learn, F: Features<G>>(start: G, a: &TrainArgs) -> Result<(), String> {
     let cfg = train::Config {
-        data: a.data.clone(),
+        data: tabula::learn::compressed::expand(&a.data)?,
         out: a.out.clone(),
         hidden: a.hidden,
         epochs: a.epochs,

@@ -1,5 +1,5 @@
 //! The binary's subcommands, one file (or folder) each: `play` (the terminal game), `matches`
-//! (the engine-against-engine runner), `learn` (datagen, data, train), `book` (the Othello
+//! (the engine-against-engine runner), `learn` (datagen, data, train), `corpus` (the training corpus's shards), `book` (the Othello
 //! opening book), `solve` (the exact solvers), `bench` (perft and bench), `serve` (the browser
 //! board); and `choice`, the game and board the flags chose with the one dispatch to generic
 //! code. The library (`lib.rs` and below) knows nothing of them; they parse arguments, call it
@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod book;
 pub mod choice;
+pub mod corpus;
 pub mod learn;
 pub mod matches;
 pub mod play;

@@ -8,6 +8,7 @@
 //! command's exit status); a format without a checksum is said to have none, not called bad.
 
 use super::checksum::CrcReader;
+use super::compressed;
 use super::format::Data;
 use super::game_blocks::{self, Version};
 use super::network::Network;
@@ -59,7 +60,7 @@ impl Report {
 /// replays every game; where it cannot, the blocks' framing and checksums are checked alone).
 pub fn check(path: &Path, read_data: &dyn Fn(&Path) -> Result<Data, String>) -> Report {
     let mut head = [0u8; 8];
-    let n = match std::fs::File::open(path).and_then(|mut f| read_up_to(&mut f, &mut head)) {
+    let n = match compressed::read_head(path, &mut head) {
         Ok(n) => n,
         Err(e) => return Report::refused("unreadable", format!("cannot read it: {e}")),
     };
@@ -102,17 +103,6 @@ pub fn check(path: &Path, read_data: &dyn Fn(&Path) -> Result<Data, String>) -> 
     }
 }
 
-fn read_up_to(f: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match f.read(&mut buf[n..])? {
-            0 => break,
-            k => n += k,
-        }
-    }
-    Ok(n)
-}
-
 fn magic_name(b: &[u8]) -> String {
     String::from_utf8_lossy(b.get(..8).unwrap_or(b)).into_owned()
 }
@@ -149,7 +139,7 @@ fn data(path: &Path, read_data: &dyn Fn(&Path) -> Result<Data, String>) -> Repor
         }
         Err(why) => {
             // A game this build cannot replay: the framing and checksums alone.
-            let bytes = match std::fs::read(path) {
+            let bytes = match compressed::read(path) {
                 Ok(b) => b,
                 Err(e) => return Report::refused("data", format!("cannot read it: {e}")),
             };

@@ -54,6 +54,10 @@ pub struct Config {
     /// Side lines per game (`branch`; game files only): from this many of the positions the
     /// exact solver labelled, a random other move, then the solver's play to the end.
     pub branches: u32,
+    /// The index of the first game of a new file (`--first-game`): a corpus shard that
+    /// carries a seed on from the games of earlier shards. Game i is the same game in
+    /// whichever file it is made.
+    pub first_game: u32,
 }
 
 /// Running totals, for the progress line and the summary.
@@ -424,7 +428,8 @@ pub fn run<G: Learn>(
         probe.set_option(k, Some(v))?;
     }
     drop(probe);
-    let (mut writer, first) = Writer::open(&cfg.out, &header, cfg.positions)?;
+    let (mut writer, resumed) = Writer::open(&cfg.out, &header, cfg.positions)?;
+    let first = resumed.max(cfg.first_game);
     let mut totals = Totals::default();
     if first >= cfg.games {
         return Ok(totals);

@@ -187,6 +187,9 @@ pub struct Damage {
     pub blocks: usize,
     /// Blocks skipped as damaged or cut short.
     pub skipped: usize,
+    /// Games among the whole blocks (a game's side lines are blocks of its index; 0 for
+    /// `TABULAD1`, which has no games).
+    pub games: usize,
     /// What was skipped and where (byte offsets in the file), one line each.
     pub problems: Vec<String>,
 }
@@ -222,12 +225,16 @@ pub struct Data {
 }
 
 impl Data {
+    /// A file of position records (`TABULAD1`), read whole (decompressed if zstd).
     pub fn read(path: &Path) -> Result<Data, String> {
+        let bytes = super::compressed::read(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Data::from_bytes(path, bytes)
+    }
+
+    /// Position records from the bytes of the file `path` names.
+    pub fn from_bytes(path: &Path, mut bytes: Vec<u8>) -> Result<Data, String> {
         let shown = path.display();
-        let mut bytes = Vec::new();
-        File::open(path)
-            .and_then(|mut f| f.read_to_end(&mut bytes))
-            .map_err(|e| format!("cannot read {shown}: {e}"))?;
         let header = Header::from_bytes(&bytes).map_err(|e| format!("{shown}: {e}"))?;
         let rec = header.record_size();
         let whole = (bytes.len() - HEADER) / rec;

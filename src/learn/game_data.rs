@@ -26,6 +26,7 @@
 //! silently.
 
 use super::Learn;
+use super::compressed;
 use super::format::{self, Damage, Data, FLAG_EXACT, HEADER, Header, Record};
 use super::game_blocks::{self, Version};
 use crate::game::Player;
@@ -199,12 +200,9 @@ fn decode_block<G: Learn>(start: &G, block: &[u8], out: &mut Vec<u8>) -> Result<
 /// skipped and counted in the result's `damage`.
 pub fn read<G: Learn>(path: &Path, start: &G) -> Result<Data, String> {
     let shown = path.display();
-    let mut bytes = Vec::new();
-    File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let bytes = compressed::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
     let (header, version) = match parse_header(&bytes) {
-        None => return Data::read(path),
+        None => return Data::from_bytes(path, bytes),
         Some(h) => h.map_err(|e| format!("{shown}: {e}"))?,
     };
     if header.game != G::NAME || header.packed != G::PACKED || header.dims != start.dims() {
@@ -231,10 +229,19 @@ pub fn read<G: Learn>(path: &Path, start: &G) -> Result<Data, String> {
     };
     let mut problems = game_blocks::problems(&scan, &bytes);
     let mut out = Vec::new();
+    let mut last_game = None;
     for b in &scan.blocks {
         let before = out.len();
-        match decode_block(start, &bytes[b.view.clone()], &mut out) {
-            Ok(_) => damage.blocks += 1,
+        let view = &bytes[b.view.clone()];
+        match decode_block(start, view, &mut out) {
+            Ok(_) => {
+                damage.blocks += 1;
+                let game = game_blocks::index(view);
+                if last_game != Some(game) {
+                    damage.games += 1;
+                    last_game = Some(game);
+                }
+            }
             Err(e) => {
                 out.truncate(before);
                 damage.skipped += 1;
@@ -255,9 +262,11 @@ pub fn read<G: Learn>(path: &Path, start: &G) -> Result<Data, String> {
 pub fn peek_header(path: &Path) -> Result<(Header, bool), String> {
     let shown = path.display();
     let mut head = [0u8; HEADER];
-    File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    match compressed::read_head(path, &mut head) {
+        Ok(HEADER) => {}
+        Ok(n) => return Err(format!("{shown}: {n} bytes, shorter than a header")),
+        Err(e) => return Err(format!("cannot read {shown}: {e}")),
+    }
     match parse_header(&head) {
         Some(h) => Ok((h.map_err(|e| format!("{shown}: {e}"))?.0, true)),
         None => Ok((
@@ -423,7 +432,7 @@ pub fn merge(out: &Path, inputs: &[std::path::PathBuf]) -> Result<Merged, String
     };
     for input in inputs {
         let shown = input.display();
-        let bytes = std::fs::read(input).map_err(|e| format!("cannot read {shown}: {e}"))?;
+        let bytes = compressed::read(input).map_err(|e| format!("cannot read {shown}: {e}"))?;
         let Some(Ok((_, version))) = parse_header(&bytes) else {
             return Err(format!("{shown}: its header changed while merging"));
         };

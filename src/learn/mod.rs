@@ -10,6 +10,8 @@
 pub mod book;
 pub mod check;
 pub mod checksum;
+pub mod compressed;
+pub mod corpus;
 pub mod cpu_clock;
 pub mod datagen;
 pub mod format;
