@@ -200,10 +200,11 @@ pub fn datagen<G: Learn>(start: G, a: &DatagenArgs) -> Result<(), String> {
         };
         let g = t.games.max(1) as f64;
         let line = format!(
-            "games {done}/{} | positions {} ({:.0}/s) | first player W/D/L {:.0}/{:.0}/{:.0}% | {:.0} plies/game | eta {}h{:02}m",
+            "games {done}/{} | positions {} ({:.0}/s) | search {:.2} M nodes/s | first player W/D/L {:.0}/{:.0}/{:.0}% | {:.0} plies/game | eta {}h{:02}m",
             a.games,
             t.positions,
             t.positions as f64 / secs,
+            t.nodes as f64 / secs / 1e6,
             100.0 * t.wdl[0] as f64 / g,
             100.0 * t.wdl[1] as f64 / g,
             100.0 * t.wdl[2] as f64 / g,

@@ -69,6 +69,8 @@ pub struct Totals {
     /// Results from the first player's side: wins, draws, losses.
     pub wdl: [u64; 3],
     pub plies: u64,
+    /// Nodes of the searches that chose the moves (not the exact solver's).
+    pub nodes: u64,
 }
 
 struct Finished {
@@ -78,6 +80,7 @@ struct Finished {
     exact: u64,
     result: GameResult,
     plies: u32,
+    nodes: u64,
 }
 
 /// A move played, with what the position before it taught.
@@ -170,6 +173,7 @@ fn play_game<G: Learn>(
     // and near zero.
     let mut resign_run = 0i32;
     let mut draw_run = 0u32;
+    let mut nodes = 0u64;
     let result: GameResult = loop {
         if let Some(r) = engine.game_result() {
             break r;
@@ -198,6 +202,7 @@ fn play_game<G: Learn>(
             }
             None => {
                 let r = engine.search_now(limits.clone(), &|_| {});
+                nodes += r.nodes;
                 let Some(best) = r.best else {
                     // No move although the rules say the game goes on: score it by the rules.
                     let o = pos.outcome().unwrap_or(Outcome::Draw);
@@ -320,6 +325,7 @@ fn play_game<G: Learn>(
         exact: exact + branched,
         result,
         plies: ply,
+        nodes,
     })
 }
 
@@ -493,6 +499,7 @@ pub fn run<G: Learn>(
                 totals.positions += f.positions;
                 totals.exact += f.exact;
                 totals.plies += f.plies as u64;
+                totals.nodes += f.nodes;
                 totals.wdl[match f.result {
                     GameResult::P1Win => 0,
                     GameResult::Draw => 1,
