@@ -12,8 +12,13 @@ FEATURES := $(if $(TUNE),--features tune,)
 
 .PHONY: all clean
 
+# TABULA_EVALFILE is set only when EVALFILE is given: build.rs reruns when the variable changes,
+# so an empty one would rebuild the binary that `cargo build --release` (or `cargo test
+# --release`, whose features are the same) has just made.
+EVALENV := $(if $(EVALFILE),TABULA_EVALFILE="$(EVALFILE)",)
+
 all:
-	TABULA_EVALFILE="$(EVALFILE)" cargo build --release $(FEATURES)
+	$(EVALENV) cargo build --release $(FEATURES)
 	cp target/release/tabula $(EXE)
 
 clean:
