@@ -260,7 +260,7 @@ fn run(mut cli: Cli) -> Result<(), String> {
             )),
         },
         Some(Cmd::Data(args)) if args.check => learn::data_check(&args),
-        Some(Cmd::Corpus(args)) => corpus::run(&args),
+        Some(Cmd::Corpus(args)) => corpus::run(&args, &learn::read_data),
         Some(Cmd::Data(args)) => {
             let data = learn::read_data(&args.file)?;
             match data.header.game.as_str() {

@@ -1,8 +1,12 @@
 //! `tabula corpus add` and `tabula corpus check` (also `tabula data --check corpus`): the
 //! training corpus in the repository (`tabula::learn::corpus`), its shards and manifest.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tabula::learn::corpus;
+use tabula::learn::format::Data;
+
+/// Reads a data file of whatever game it holds (`learn::read_data`, passed in by the caller).
+pub type ReadData = dyn Fn(&Path) -> Result<Data, String>;
 
 #[derive(clap::Args, Debug)]
 pub struct CorpusArgs {
@@ -42,7 +46,7 @@ pub enum Action {
     },
 }
 
-pub fn run(a: &CorpusArgs) -> Result<(), String> {
+pub fn run(a: &CorpusArgs, read_data: &ReadData) -> Result<(), String> {
     match &a.action {
         Action::Add {
             file,
@@ -58,7 +62,7 @@ pub fn run(a: &CorpusArgs) -> Result<(), String> {
                 network: network.clone(),
                 note: note.clone(),
             };
-            let s = corpus::add(dir, file, how, &super::learn::read_data)?;
+            let s = corpus::add(dir, file, how, read_data)?;
             say!(
                 "{}: {} games ({}-{}), {} positions, {} bytes, sha256 {}",
                 s.file,
@@ -71,13 +75,13 @@ pub fn run(a: &CorpusArgs) -> Result<(), String> {
             );
             Ok(())
         }
-        Action::Check { dir } => check(dir),
+        Action::Check { dir } => check(dir, read_data),
     }
 }
 
 /// Checks the corpus folder `dir`: a line per shard, a summary; an error if anything is wrong.
-pub fn check(dir: &std::path::Path) -> Result<(), String> {
-    let r = corpus::check(dir, &super::learn::read_data)?;
+pub fn check(dir: &Path, read_data: &ReadData) -> Result<(), String> {
+    let r = corpus::check(dir, read_data)?;
     for line in &r.lines {
         say!("{line}");
     }

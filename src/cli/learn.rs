@@ -320,7 +320,7 @@ pub fn data_check(a: &DataArgs) -> Result<(), String> {
     for path in &files {
         if path.is_dir() {
             // A corpus folder: every shard against the manifest.
-            if let Err(e) = super::corpus::check(path) {
+            if let Err(e) = super::corpus::check(path, &read_data) {
                 eprintln!("{e}");
                 bad += 1;
             }
