@@ -152,39 +152,15 @@ fn init_log(file: Option<&std::path::Path>) -> Result<(), String> {
     Ok(())
 }
 
+/// Runs the command the flags chose (none: the protocol loop).
 fn run(mut cli: Cli) -> Result<(), String> {
     let board = cli.board();
     match cli.command.take() {
-        None => {
-            let stdin = std::io::stdin();
-            // --book-file is Othello's; the other games have no such option and ignore it.
-            let book = cli
-                .book_file
-                .clone()
-                .filter(|_| cli.game == GameKind::Othello);
-            with_game!(board, |p| {
-                let mut p = p;
-                if let Some(f) = &book
-                    && let Some(Err(e)) = p.set_option("BookFile", f)
-                {
-                    return Err(e);
-                }
-                protocol::run(p, stdin.lock(), Output::stdout())
-            });
-            Ok(())
-        }
+        None => protocol_loop(&cli, board),
         Some(Cmd::Perft { depth, fen, divide }) => {
             with_game!(board, |p| bench::perft(p, depth, fen.as_deref(), divide))
         }
-        Some(Cmd::Datagen(args)) => match cli.game {
-            GameKind::Chess => learn::datagen(Chess::default(), &args),
-            GameKind::Othello if cli.size == 8 => learn::datagen(Othello::<u64>::new(8)?, &args),
-            GameKind::Othello if cli.size == 10 => learn::datagen(Othello::<u128>::new(10)?, &args),
-            GameKind::Othello => learn::datagen(Othello::<U256>::new(cli.size)?, &args),
-            g => Err(format!(
-                "datagen: no learned evaluation for {g:?} (chess, Othello)"
-            )),
-        },
+        Some(Cmd::Datagen(args)) => datagen(&cli, &args),
         Some(Cmd::Book(args)) => match cli.game {
             GameKind::Othello if cli.size == 8 => book::run(&args),
             g => Err(format!(
@@ -192,132 +168,185 @@ fn run(mut cli: Cli) -> Result<(), String> {
             )),
         },
         Some(Cmd::Train(args)) => match cli.game {
-            GameKind::Chess => match args.model.as_deref().unwrap_or("hce") {
-                "hce" => learn::train::<Chess, tabula::games::chess::hce::HceInputs>(
-                    Chess::default(),
-                    &args,
-                ),
-                "nnue" => learn::train::<Chess, tabula::games::chess::learn::NnueInputs>(
-                    Chess::default(),
-                    &args,
-                ),
-                "nnue-kings" => learn::train::<Chess, tabula::games::chess::learn::NnueKingInputs>(
-                    Chess::default(),
-                    &args,
-                ),
-                m => Err(format!(
-                    "train: chess has models hce, nnue and nnue-kings, not '{m}'"
-                )),
-            },
-            GameKind::Othello if cli.size == 8 => match args.model.as_deref().unwrap_or("patterns")
-            {
-                "patterns" => learn::train::<
-                    Othello<u64>,
-                    tabula::games::othello::learn::PatternInputs,
-                >(Othello::<u64>::new(8)?, &args),
-                m => Err(format!(
-                    "train: 8x8 Othello has the model patterns, not '{m}'"
-                )),
-            },
-            GameKind::Othello => match args.model.as_deref().unwrap_or("patterns") {
-                // `--init <hand>`: start from the hand-written evaluation as pattern weights.
-                "patterns" if args.init.as_deref() == Some(std::path::Path::new("<hand>")) => {
-                    let path = std::env::temp_dir()
-                        .join(format!("tabula-othello-hand-{}.bin", std::process::id()));
-                    let bytes = tabula::games::othello::patterns_hand::network().to_bytes();
-                    std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-                    let mut args = args;
-                    args.init = Some(path.clone());
-                    let r = if cli.size == 10 {
-                        learn::train::<Othello<u128>, BigPatternInputs>(Othello::new(10)?, &args)
-                    } else {
-                        learn::train::<Othello<U256>, BigPatternInputs>(
-                            Othello::new(cli.size)?,
-                            &args,
-                        )
-                    };
-                    let _ = std::fs::remove_file(&path);
-                    r
-                }
-                "patterns" if cli.size == 10 => {
-                    learn::train::<Othello<u128>, BigPatternInputs>(Othello::new(10)?, &args)
-                }
-                "patterns" => {
-                    learn::train::<Othello<U256>, BigPatternInputs>(Othello::new(cli.size)?, &args)
-                }
-                m => Err(format!("train: Othello has the model patterns, not '{m}'")),
-            },
+            GameKind::Chess => train_chess(&args),
+            GameKind::Othello if cli.size == 8 => train_othello8(&args),
+            GameKind::Othello => train_big_othello(cli.size, *args),
             g => Err(format!(
                 "train: no learned evaluation for {g:?} (chess, Othello)"
             )),
         },
-        Some(Cmd::Data(args)) if !args.merge.is_empty() => learn::data_merge(&args),
-        Some(Cmd::Data(args)) if !args.pgn.is_empty() => match cli.game {
-            GameKind::Chess => learn::data_pgn(Chess::default(), &args),
-            GameKind::Othello if cli.size == 8 => learn::data_pgn(Othello::<u64>::new(8)?, &args),
-            g => Err(format!(
-                "data --pgn: no learned evaluation for {g:?} on this board (chess, 8x8 Othello)"
-            )),
-        },
-        Some(Cmd::Data(args)) if args.check => learn::data_check(&args),
+        Some(Cmd::Data(args)) => data(&cli, &args),
         Some(Cmd::Corpus(args)) => corpus::run(&args, &learn::read_data),
-        Some(Cmd::Data(args)) => {
-            let data = learn::read_data(&args.file)?;
-            match data.header.game.as_str() {
-                "chess" => learn::data(Chess::default(), &data, &args),
-                _ => match data.header.dims.0 as u32 {
-                    8 => learn::data(Othello::<u64>::new(8)?, &data, &args),
-                    10 => learn::data(Othello::<u128>::new(10)?, &data, &args),
-                    n => learn::data(Othello::<U256>::new(n)?, &data, &args),
-                },
-            }
-        }
         Some(Cmd::Bench { depth, all: true }) => bench::bench_all(depth),
         Some(Cmd::Bench { depth, all: false }) => {
             let solver = bench::solver_of(cli.game);
             with_game!(board, |p| bench::bench_one(&p, depth, solver))
         }
-        Some(Cmd::Play(args)) => {
-            let record = play::loaded(&args)?;
-            let saved_game = record
-                .as_ref()
-                .map(|r| r.tag("Game").unwrap_or("chess").to_string());
-            if let Some(g) = args.which {
-                cli.game = g;
-            } else if let Some(g) = &saved_game {
-                cli.game = GameKind::from_str(g, true)
-                    .map_err(|_| format!("the saved game is of an unknown game '{g}'"))?;
-            }
-            if let Some(size) = record.as_ref().and_then(|r| r.tag("Size")) {
-                let nums: Vec<u32> = size.split('x').filter_map(|n| n.parse().ok()).collect();
-                match (cli.game, nums.as_slice()) {
-                    (GameKind::Connect4, [w, h]) => (cli.width, cli.height) = (*w, *h),
-                    (GameKind::Domineering, [r, c]) => (cli.rows, cli.cols) = (*r, *c),
-                    (GameKind::Othello, [n]) => cli.size = *n,
-                    _ => {
-                        return Err(format!(
-                            "the saved game's size '{size}' does not fit a {:?} board",
-                            cli.game
-                        ));
-                    }
-                }
-            }
-            with_game!(cli.board(), |p| play::run(p, args, record))
-        }
+        Some(Cmd::Play(args)) => play_game(cli, args),
         Some(Cmd::Serve(args)) => serve::run(args, cli.game.name()),
         Some(Cmd::Match(args)) => with_game!(board, |p| matches::run(p, *args)),
         Some(Cmd::Solve(args)) => solve::run(board, *args),
         Some(Cmd::Tune) => {
-            if !cfg!(feature = "tune") {
-                eprintln!(
-                    "tabula: this build takes none of these as options; build with `cargo build --release --features tune` (or `make TUNE=1`)"
-                );
-            }
-            for p in tabula::search::params::PARAMS {
-                say!("{}", p.openbench_line());
-            }
+            print_tune_params();
             Ok(())
         }
+    }
+}
+
+/// No subcommand: the game's protocol loop on stdin/stdout (Othello with `--book-file`).
+fn protocol_loop(cli: &Cli, board: Board) -> Result<(), String> {
+    let stdin = std::io::stdin();
+    // --book-file is Othello's; the other games have no such option and ignore it.
+    let book = cli
+        .book_file
+        .clone()
+        .filter(|_| cli.game == GameKind::Othello);
+    with_game!(board, |p| {
+        let mut p = p;
+        if let Some(f) = &book
+            && let Some(Err(e)) = p.set_option("BookFile", f)
+        {
+            return Err(e);
+        }
+        protocol::run(p, stdin.lock(), Output::stdout())
+    });
+    Ok(())
+}
+
+/// `datagen` for the games with a learned evaluation (chess, Othello of every size).
+fn datagen(cli: &Cli, args: &learn::DatagenArgs) -> Result<(), String> {
+    match cli.game {
+        GameKind::Chess => learn::datagen(Chess::default(), args),
+        GameKind::Othello if cli.size == 8 => learn::datagen(Othello::<u64>::new(8)?, args),
+        GameKind::Othello if cli.size == 10 => learn::datagen(Othello::<u128>::new(10)?, args),
+        GameKind::Othello => learn::datagen(Othello::<U256>::new(cli.size)?, args),
+        g => Err(format!(
+            "datagen: no learned evaluation for {g:?} (chess, Othello)"
+        )),
+    }
+}
+
+/// `train` for chess: the models hce (default), nnue and nnue-kings.
+fn train_chess(args: &learn::TrainArgs) -> Result<(), String> {
+    use tabula::games::chess::{hce::HceInputs, learn::NnueInputs, learn::NnueKingInputs};
+    match args.model.as_deref().unwrap_or("hce") {
+        "hce" => learn::train::<Chess, HceInputs>(Chess::default(), args),
+        "nnue" => learn::train::<Chess, NnueInputs>(Chess::default(), args),
+        "nnue-kings" => learn::train::<Chess, NnueKingInputs>(Chess::default(), args),
+        m => Err(format!(
+            "train: chess has models hce, nnue and nnue-kings, not '{m}'"
+        )),
+    }
+}
+
+/// `train` for 8x8 Othello: the model patterns.
+fn train_othello8(args: &learn::TrainArgs) -> Result<(), String> {
+    match args.model.as_deref().unwrap_or("patterns") {
+        "patterns" => learn::train::<Othello<u64>, tabula::games::othello::learn::PatternInputs>(
+            Othello::<u64>::new(8)?,
+            args,
+        ),
+        m => Err(format!(
+            "train: 8x8 Othello has the model patterns, not '{m}'"
+        )),
+    }
+}
+
+/// `train` for the big Othello boards (10x10 up): the model patterns; `--init <hand>` starts
+/// from the hand-written evaluation as pattern weights.
+fn train_big_othello(size: u32, mut args: learn::TrainArgs) -> Result<(), String> {
+    match args.model.as_deref().unwrap_or("patterns") {
+        "patterns" => {}
+        m => return Err(format!("train: Othello has the model patterns, not '{m}'")),
+    }
+    if args.init.as_deref() != Some(std::path::Path::new("<hand>")) {
+        return train_big_patterns(size, &args);
+    }
+    let path = std::env::temp_dir().join(format!("tabula-othello-hand-{}.bin", std::process::id()));
+    let bytes = tabula::games::othello::patterns_hand::network().to_bytes();
+    std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    args.init = Some(path.clone());
+    let r = train_big_patterns(size, &args);
+    let _ = std::fs::remove_file(&path);
+    r
+}
+
+/// Trains the big boards' pattern model on a `size` board.
+fn train_big_patterns(size: u32, args: &learn::TrainArgs) -> Result<(), String> {
+    if size == 10 {
+        learn::train::<Othello<u128>, BigPatternInputs>(Othello::new(10)?, args)
+    } else {
+        learn::train::<Othello<U256>, BigPatternInputs>(Othello::new(size)?, args)
+    }
+}
+
+/// `data`: merge files, convert PGN games, check a file, or summarise / print one.
+fn data(cli: &Cli, args: &learn::DataArgs) -> Result<(), String> {
+    if !args.merge.is_empty() {
+        return learn::data_merge(args);
+    }
+    if !args.pgn.is_empty() {
+        return match cli.game {
+            GameKind::Chess => learn::data_pgn(Chess::default(), args),
+            GameKind::Othello if cli.size == 8 => learn::data_pgn(Othello::<u64>::new(8)?, args),
+            g => Err(format!(
+                "data --pgn: no learned evaluation for {g:?} on this board (chess, 8x8 Othello)"
+            )),
+        };
+    }
+    if args.check {
+        return learn::data_check(args);
+    }
+    let data = learn::read_data(&args.file)?;
+    match data.header.game.as_str() {
+        "chess" => learn::data(Chess::default(), &data, args),
+        _ => match data.header.dims.0 as u32 {
+            8 => learn::data(Othello::<u64>::new(8)?, &data, args),
+            10 => learn::data(Othello::<u128>::new(10)?, &data, args),
+            n => learn::data(Othello::<U256>::new(n)?, &data, args),
+        },
+    }
+}
+
+/// `play`: a game at the terminal, on the board of a loaded game where one is given (its
+/// `Game` and `Size` tags), else of the flags.
+fn play_game(mut cli: Cli, args: play::PlayArgs) -> Result<(), String> {
+    let record = play::loaded(&args)?;
+    let saved_game = record
+        .as_ref()
+        .map(|r| r.tag("Game").unwrap_or("chess").to_string());
+    if let Some(g) = args.which {
+        cli.game = g;
+    } else if let Some(g) = &saved_game {
+        cli.game = GameKind::from_str(g, true)
+            .map_err(|_| format!("the saved game is of an unknown game '{g}'"))?;
+    }
+    if let Some(size) = record.as_ref().and_then(|r| r.tag("Size")) {
+        let nums: Vec<u32> = size.split('x').filter_map(|n| n.parse().ok()).collect();
+        match (cli.game, nums.as_slice()) {
+            (GameKind::Connect4, [w, h]) => (cli.width, cli.height) = (*w, *h),
+            (GameKind::Domineering, [r, c]) => (cli.rows, cli.cols) = (*r, *c),
+            (GameKind::Othello, [n]) => cli.size = *n,
+            _ => {
+                return Err(format!(
+                    "the saved game's size '{size}' does not fit a {:?} board",
+                    cli.game
+                ));
+            }
+        }
+    }
+    with_game!(cli.board(), |p| play::run(p, args, record))
+}
+
+/// `tune`: the search's tunable constants as OpenBench's SPSA lines.
+fn print_tune_params() {
+    if !cfg!(feature = "tune") {
+        eprintln!(
+            "tabula: this build takes none of these as options; build with `cargo build --release --features tune` (or `make TUNE=1`)"
+        );
+    }
+    for p in tabula::search::params::PARAMS {
+        say!("{}", p.openbench_line());
     }
 }
 

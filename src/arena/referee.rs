@@ -141,12 +141,81 @@ pub fn play<G: Game>(
     line_to_start: &[String],
 ) -> Played {
     let mut line = GameLine::new(start);
-    let mut notes = Vec::new();
+    let mut sides = new_sides(engines, proto, rules);
+    // Start both engines (a failure loses the game for that engine).
+    if let Err((player, why)) = start_engines(&mut sides, rules, board_rows(&line.start)) {
+        let end = (Some(loses(player)), why);
+        return finish(&line, tags, standard, end, Vec::new(), &[]);
+    }
+    let start_cmd = if standard {
+        "position startpos".to_string()
+    } else {
+        format!("position fen {}", line.start.fen())
+    };
+    // GTP: the whole game from the standard start.
+    let mut gtp_moves: Vec<String> = line_to_start.to_vec();
+    let mut moves_text: Vec<String> = Vec::new();
+    let (result, reason) = loop {
+        if let Some((r, why)) = line.result() {
+            break (Some(r), why);
+        }
+        let ply = line.moves.len() as u32;
+        if let Some(r) = adjudicate(&sides, &rules.adjudication, ply) {
+            break r;
+        }
+        let player = line.pos.to_move();
+        let me = player.index();
+        let position = position_line(&start_cmd, &moves_text);
+        let asked = ask_move(&mut sides, me, ply, &position, &gtp_moves, rules);
+        let (mv_text, used, last_score) = match asked {
+            Ok(reply) => reply,
+            Err(why) => break (Some(loses(player)), why),
+        };
+        if let Err(why) = charge_clock(&mut sides[me], used, ply, rules.margin_ms) {
+            break (Some(loses(player)), why);
+        }
+        if let Some(s) = last_score {
+            sides[me].scores.push(s);
+        }
+        let notations = (&mut gtp_moves, &mut moves_text);
+        if let Err(why) = play_move(&mut line, &mut sides[me], &mv_text, used, notations) {
+            break (Some(loses(player)), why);
+        }
+    };
+    let by_rules = line.result().is_some();
+    let position = position_line(&start_cmd, &moves_text);
+    let notes = close_engines(&mut sides, &position, result, by_rules, rules.timeout);
+    finish(&line, tags, standard, (result, reason), notes, &sides)
+}
+
+/// Plays the side's move `mv_text` (which took `used` ms) in the game and adds it to the
+/// moves in GTP's and UCI/UGI's notation; Err(why the side loses) where it is illegal.
+fn play_move<G: Game>(
+    line: &mut GameLine<G>,
+    side: &mut Side,
+    mv_text: &str,
+    used: i64,
+    (gtp_moves, moves_text): (&mut Vec<String>, &mut Vec<String>),
+) -> Result<(), String> {
+    let mv = line.pos.parse_move(mv_text).map_err(|e| {
+        let name = &side.spec.name;
+        format!("{name} played an illegal move '{mv_text}' ({e})")
+    })?;
+    side.move_ms.push(used as u64);
+    gtp_moves.push(gtp_move(&line.pos, mv));
+    moves_text.push(line.pos.format_move(mv));
+    line.play(mv);
+    Ok(())
+}
+
+/// The two sides before the game: each engine's own limit (else the match's) and protocol
+/// (else `proto`), its clock at the limit's base time.
+fn new_sides<'a>(engines: [&'a EngineSpec; 2], proto: Proto, rules: &Rules) -> Vec<Side<'a>> {
     let base_of = |limit: Limit| match limit {
         Limit::Clock { base_ms, .. } => base_ms as i64,
         _ => 0,
     };
-    let mut sides: Vec<Side> = engines
+    engines
         .iter()
         .map(|spec| {
             let limit = spec.limit.unwrap_or(rules.limit);
@@ -161,244 +230,304 @@ pub fn play<G: Game>(
                 move_ms: Vec::new(),
             }
         })
-        .collect();
-    // GTP: the whole game from the standard start.
-    let mut gtp_moves: Vec<String> = line_to_start.to_vec();
-    let rows = line
-        .start
+        .collect()
+}
+
+/// The board's rows as its FEN writes them (GTP's `boardsize`).
+fn board_rows<G: Game>(start: &G) -> usize {
+    start
         .fen()
         .split_whitespace()
         .next()
-        .map_or(0, |b| b.split('/').count());
-    let end = |line: &GameLine<G>,
-               result: Option<GameResult>,
-               reason: String,
-               notes: Vec<String>,
-               sides: &[Side]| {
-        let mut t: Vec<(&str, String)> = tags.to_vec();
-        t.push(("Result", result_text(result).into()));
-        t.push(("Termination", reason.clone()));
-        let rec = Record::of(line, &t, standard);
-        Played {
-            result,
-            reason,
-            record: rec.text_of(&line.start),
-            notes,
-            plies: line.moves.len(),
-            move_ms: [0, 1].map(|i| sides.get(i).map_or_else(Vec::new, |s| s.move_ms.clone())),
-        }
-    };
-    // Start both engines (a failure loses the game for that engine).
+        .map_or(0, |b| b.split('/').count())
+}
+
+/// The game's outcome as `Played`: the record with its result and termination tags, the
+/// remarks, and each side's move times (`sides` empty: none).
+fn finish<G: Game>(
+    line: &GameLine<G>,
+    tags: &[(&str, String)],
+    standard: bool,
+    (result, reason): (Option<GameResult>, String),
+    notes: Vec<String>,
+    sides: &[Side],
+) -> Played {
+    let mut t: Vec<(&str, String)> = tags.to_vec();
+    t.push(("Result", result_text(result).into()));
+    t.push(("Termination", reason.clone()));
+    let rec = Record::of(line, &t, standard);
+    Played {
+        result,
+        reason,
+        record: rec.text_of(&line.start),
+        notes,
+        plies: line.moves.len(),
+        move_ms: [0, 1].map(|i| sides.get(i).map_or_else(Vec::new, |s| s.move_ms.clone())),
+    }
+}
+
+/// Starts both sides' engines for a new game; Err((the player whose engine failed, why)).
+fn start_engines(sides: &mut [Side], rules: &Rules, rows: usize) -> Result<(), (Player, String)> {
     for (i, side) in sides.iter_mut().enumerate() {
         let player = if i == 0 { Player::P1 } else { Player::P2 };
-        let limit = side.limit;
-        let started = Child::start(side.spec, side.proto, rules.timeout).and_then(|mut c| {
-            let deadline = Instant::now() + rules.timeout;
-            match side.proto {
-                Proto::Uci => c.send("ucinewgame")?,
-                Proto::Ugi => c.send("uginewgame")?,
-                Proto::Gtp => {
-                    for cmd in [format!("boardsize {rows}"), "clear_board".into()] {
-                        if let Err(e) = c.gtp(&cmd, deadline)? {
-                            return Err(format!("refused '{cmd}' ({e})"));
-                        }
-                    }
-                    // GTP's time system is byo-yomi; engines that ignore it answer `?`.
-                    let secs = |ms: u64| ms.div_ceil(1000).max(1);
-                    let settings = match limit {
-                        Limit::Clock {
-                            base_ms, inc_ms, ..
-                        } => Some(format!(
-                            "time_settings {} {} {}",
-                            base_ms / 1000,
-                            if inc_ms > 0 { secs(inc_ms) } else { 0 },
-                            u64::from(inc_ms > 0)
-                        )),
-                        Limit::MoveTime(ms) => Some(format!("time_settings 0 {} 1", secs(ms))),
-                        _ => None,
-                    };
-                    if let Some(cmd) = settings {
-                        let _ = c.gtp(&cmd, deadline)?;
-                    }
-                    return Ok(c);
-                }
-            }
-            c.sync(deadline)?;
-            Ok(c)
-        });
-        match started {
+        match start_engine(side, rules, rows) {
             Ok(c) => side.child = Some(c),
-            Err(e) => {
-                return end(
-                    &line,
-                    Some(loses(player)),
-                    format!("{} failed to start: {e}", side.spec.name),
-                    notes,
-                    &[],
-                );
-            }
+            Err(e) => return Err((player, format!("{} failed to start: {e}", side.spec.name))),
         }
     }
-    let start_cmd = if standard {
-        "position startpos".to_string()
-    } else {
-        format!("position fen {}", line.start.fen())
+    Ok(())
+}
+
+/// Starts one engine and readies it for a new game (UCI/UGI: `ucinewgame`/`uginewgame` and
+/// a sync; GTP: the board and the time settings).
+fn start_engine(side: &Side, rules: &Rules, rows: usize) -> Result<Child, String> {
+    let mut c = Child::start(side.spec, side.proto, rules.timeout)?;
+    let deadline = Instant::now() + rules.timeout;
+    match side.proto {
+        Proto::Uci => c.send("ucinewgame")?,
+        Proto::Ugi => c.send("uginewgame")?,
+        Proto::Gtp => {
+            gtp_new_game(&mut c, side.limit, rows, deadline)?;
+            return Ok(c);
+        }
+    }
+    c.sync(deadline)?;
+    Ok(c)
+}
+
+/// Sets a GTP engine's board (`boardsize`, `clear_board`) and, where the limit has one, its
+/// time system.
+fn gtp_new_game(c: &mut Child, limit: Limit, rows: usize, deadline: Instant) -> Result<(), String> {
+    for cmd in [format!("boardsize {rows}"), "clear_board".into()] {
+        if let Err(e) = c.gtp(&cmd, deadline)? {
+            return Err(format!("refused '{cmd}' ({e})"));
+        }
+    }
+    // GTP's time system is byo-yomi; engines that ignore it answer `?`.
+    let secs = |ms: u64| ms.div_ceil(1000).max(1);
+    let settings = match limit {
+        Limit::Clock {
+            base_ms, inc_ms, ..
+        } => Some(format!(
+            "time_settings {} {} {}",
+            base_ms / 1000,
+            if inc_ms > 0 { secs(inc_ms) } else { 0 },
+            u64::from(inc_ms > 0)
+        )),
+        Limit::MoveTime(ms) => Some(format!("time_settings 0 {} 1", secs(ms))),
+        _ => None,
     };
-    let mut moves_text: Vec<String> = Vec::new();
-    let (result, reason) = loop {
-        if let Some((r, why)) = line.result() {
-            break (Some(r), why);
-        }
-        let ply = line.moves.len() as u32;
-        let adj = &rules.adjudication;
-        if adj.max_plies.is_some_and(|m| ply >= m) {
-            break (Some(GameResult::Draw), "adjudication: maximum moves".into());
-        }
-        if let Some(r) = adjudicate(&sides, adj, ply) {
-            break r;
-        }
-        let player = line.pos.to_move();
-        let me = player.index();
-        let limit = sides[me].limit;
-        let proto = sides[me].proto;
-        let cmd = position_line(&start_cmd, &moves_text);
-        let go = go_command(limit, proto, &sides, ply);
-        let hard = match limit {
-            Limit::Clock { .. } => {
-                Duration::from_millis(sides[me].clock_ms.max(0) as u64 + rules.margin_ms)
-            }
-            Limit::MoveTime(ms) => Duration::from_millis(ms + rules.margin_ms.max(1000)),
-            _ => rules.timeout,
-        };
-        let name = sides[me].spec.name.clone();
-        let (clock_ms, mut told) = (sides[me].clock_ms, sides[me].told);
-        let Some(child) = sides[me].child.as_mut() else {
-            break (Some(loses(player)), format!("{name} is not running"));
-        };
-        let mut last_score = None;
-        let t0;
-        let reply = if proto == Proto::Gtp {
-            if let Err(e) = gtp_tell(child, &gtp_moves, &mut told, rules.timeout) {
-                break (Some(loses(player)), e);
-            }
-            let colour = gtp_colour(gtp_moves.len());
-            if let Limit::Clock { .. } = limit {
-                let left = format!("time_left {colour} {} 0", clock_ms.max(0) / 1000);
-                if child.gtp(&left, Instant::now() + rules.timeout).is_err() {
-                    break (Some(loses(player)), format!("{name} disconnected"));
+    if let Some(cmd) = settings {
+        let _ = c.gtp(&cmd, deadline)?;
+    }
+    Ok(())
+}
+
+/// How long an engine may think on this move before it forfeits.
+fn hard_limit(limit: Limit, clock_ms: i64, rules: &Rules) -> Duration {
+    match limit {
+        Limit::Clock { .. } => Duration::from_millis(clock_ms.max(0) as u64 + rules.margin_ms),
+        Limit::MoveTime(ms) => Duration::from_millis(ms + rules.margin_ms.max(1000)),
+        _ => rules.timeout,
+    }
+}
+
+/// An engine's answer to a request for a move: when it was asked, the move or Err(whether it
+/// timed out, else its pipe closed), and (UCI/UGI) the last `info` score before it.
+struct Answer {
+    asked: Instant,
+    reply: Result<String, bool>,
+    score: Option<i32>,
+}
+
+/// Asks side `me`'s engine for its move in `position` (GTP: after telling it `gtp_moves`).
+/// Ok((the move's text, the ms it took, the last score)); Err(why the side loses), its engine
+/// killed where it timed out or died.
+fn ask_move(
+    sides: &mut [Side],
+    me: usize,
+    ply: u32,
+    position: &str,
+    gtp_moves: &[String],
+    rules: &Rules,
+) -> Result<(String, i64, Option<i32>), String> {
+    let go = go_command(sides[me].limit, sides[me].proto, sides, ply);
+    let Side {
+        spec,
+        proto,
+        limit,
+        child,
+        clock_ms,
+        told,
+        ..
+    } = &mut sides[me];
+    let (limit, name) = (*limit, spec.name.clone());
+    let hard = hard_limit(limit, *clock_ms, rules);
+    let Some(child) = child.as_mut() else {
+        return Err(format!("{name} is not running"));
+    };
+    let answer = if *proto == Proto::Gtp {
+        let time_left = matches!(limit, Limit::Clock { .. }).then_some(*clock_ms);
+        gtp_genmove(
+            child,
+            told,
+            gtp_moves,
+            time_left,
+            hard,
+            rules.timeout,
+            &name,
+        )?
+    } else {
+        uci_go(child, position, &go, hard, &name)?
+    };
+    let used = answer.asked.elapsed().as_millis() as i64;
+    match answer.reply {
+        Ok(m) => Ok((m, used, answer.score)),
+        Err(timeout) => {
+            child.kill();
+            Err(match (timeout, limit) {
+                (true, Limit::Clock { .. } | Limit::MoveTime(_)) => {
+                    format!("{name} loses on time")
                 }
-            }
-            t0 = Instant::now();
-            let answer = child.gtp(&format!("genmove {colour}"), t0 + hard);
-            told += 1;
-            match answer {
-                Ok(Ok(m)) if m.eq_ignore_ascii_case("resign") => {
-                    break (Some(loses(player)), format!("{name} resigns"));
-                }
-                Ok(Ok(m)) => Ok(m.to_ascii_lowercase()),
-                Ok(Err(e)) => {
-                    break (Some(loses(player)), format!("{name} refused to move ({e})"));
-                }
-                Err(_) => Err(!child.dead),
-            }
-        } else {
-            if child.send(&cmd).and_then(|_| child.send(&go)).is_err() {
-                break (Some(loses(player)), format!("{name} disconnected"));
-            }
-            t0 = Instant::now();
-            let deadline = t0 + hard;
-            loop {
-                match child.recv(deadline) {
-                    Got::Line(l) => {
-                        let mut w = l.split_whitespace();
-                        match w.next() {
-                            Some("bestmove") => break Ok(w.next().unwrap_or("").to_string()),
-                            Some("info") => {
-                                if let Some(s) = info_score(&l) {
-                                    last_score = Some(s);
-                                }
-                            }
-                            _ => {}
+                (true, _) => format!(
+                    "{name} hung (no bestmove within {} s)",
+                    rules.timeout.as_secs()
+                ),
+                (false, _) => format!("{name} crashed or disconnected"),
+            })
+        }
+    }
+}
+
+/// GTP: tells the engine the moves it has not seen, its time left (`time_left`: the clock's
+/// ms, under a clock) and asks `genmove`. Err(why it loses) where it refuses or resigns.
+fn gtp_genmove(
+    child: &mut Child,
+    told: &mut usize,
+    gtp_moves: &[String],
+    time_left: Option<i64>,
+    hard: Duration,
+    timeout: Duration,
+    name: &str,
+) -> Result<Answer, String> {
+    gtp_tell(child, gtp_moves, told, timeout)?;
+    let colour = gtp_colour(gtp_moves.len());
+    if let Some(clock_ms) = time_left {
+        let left = format!("time_left {colour} {} 0", clock_ms.max(0) / 1000);
+        if child.gtp(&left, Instant::now() + timeout).is_err() {
+            return Err(format!("{name} disconnected"));
+        }
+    }
+    let asked = Instant::now();
+    let answer = child.gtp(&format!("genmove {colour}"), asked + hard);
+    *told += 1;
+    let reply = match answer {
+        Ok(Ok(m)) if m.eq_ignore_ascii_case("resign") => {
+            return Err(format!("{name} resigns"));
+        }
+        Ok(Ok(m)) => Ok(m.to_ascii_lowercase()),
+        Ok(Err(e)) => return Err(format!("{name} refused to move ({e})")),
+        Err(_) => Err(!child.dead),
+    };
+    Ok(Answer {
+        asked,
+        reply,
+        score: None,
+    })
+}
+
+/// UCI/UGI: sends the position and `go`, and reads the engine's lines until `bestmove` (or
+/// `hard` has passed), keeping the last `info` score. Err(why it loses) where it cannot be
+/// sent to.
+fn uci_go(
+    child: &mut Child,
+    position: &str,
+    go: &str,
+    hard: Duration,
+    name: &str,
+) -> Result<Answer, String> {
+    if child.send(position).and_then(|_| child.send(go)).is_err() {
+        return Err(format!("{name} disconnected"));
+    }
+    let asked = Instant::now();
+    let deadline = asked + hard;
+    let mut score = None;
+    let reply = loop {
+        match child.recv(deadline) {
+            Got::Line(l) => {
+                let mut w = l.split_whitespace();
+                match w.next() {
+                    Some("bestmove") => break Ok(w.next().unwrap_or("").to_string()),
+                    Some("info") => {
+                        if let Some(s) = info_score(&l) {
+                            score = Some(s);
                         }
                     }
-                    Got::Timeout => break Err(true),
-                    Got::Eof => break Err(false),
+                    _ => {}
                 }
             }
-        };
-        let used = t0.elapsed().as_millis() as i64;
-        sides[me].told = told;
-        let mv_text = match reply {
-            Ok(m) => m,
-            Err(timeout) => {
-                if let Some(c) = sides[me].child.as_mut() {
-                    c.kill();
-                }
-                let why = match (timeout, limit) {
-                    (true, Limit::Clock { .. } | Limit::MoveTime(_)) => {
-                        format!("{name} loses on time")
-                    }
-                    (true, _) => format!(
-                        "{name} hung (no bestmove within {} s)",
-                        rules.timeout.as_secs()
-                    ),
-                    (false, _) => format!("{name} crashed or disconnected"),
-                };
-                break (Some(loses(player)), why);
-            }
-        };
-        if let Limit::Clock {
-            moves,
-            base_ms,
-            inc_ms,
-        } = limit
-        {
-            let side = &mut sides[me];
-            side.clock_ms -= used;
-            if side.clock_ms < -(rules.margin_ms as i64) {
-                break (Some(loses(player)), format!("{name} loses on time"));
-            }
-            side.clock_ms += inc_ms as i64;
-            // A new period after `moves` moves of this side.
-            if let Some(m) = moves {
-                let own = ply / 2 + 1;
-                if own.is_multiple_of(m) {
-                    side.clock_ms += base_ms as i64;
-                }
-            }
-        }
-        if let Some(s) = last_score {
-            sides[me].scores.push(s);
-        }
-        match line.pos.parse_move(&mv_text) {
-            Ok(mv) => {
-                sides[me].move_ms.push(used as u64);
-                gtp_moves.push(gtp_move(&line.pos, mv));
-                moves_text.push(line.pos.format_move(mv));
-                line.play(mv);
-            }
-            Err(e) => {
-                break (
-                    Some(loses(player)),
-                    format!("{name} played an illegal move '{mv_text}' ({e})"),
-                );
-            }
+            Got::Timeout => break Err(true),
+            Got::Eof => break Err(false),
         }
     };
-    let by_rules = line.result().is_some();
+    Ok(Answer {
+        asked,
+        reply,
+        score,
+    })
+}
+
+/// Charges a move of `used` ms to the side's clock, where it plays under one: the time, then
+/// the increment, and a new period after every `moves` moves of its own. Err(why it loses)
+/// where the clock fell past the margin.
+fn charge_clock(side: &mut Side, used: i64, ply: u32, margin_ms: u64) -> Result<(), String> {
+    let Limit::Clock {
+        moves,
+        base_ms,
+        inc_ms,
+    } = side.limit
+    else {
+        return Ok(());
+    };
+    side.clock_ms -= used;
+    if side.clock_ms < -(margin_ms as i64) {
+        return Err(format!("{} loses on time", side.spec.name));
+    }
+    side.clock_ms += inc_ms as i64;
+    // A new period after `moves` moves of this side.
+    if let Some(m) = moves {
+        let own = ply / 2 + 1;
+        if own.is_multiple_of(m) {
+            side.clock_ms += base_ms as i64;
+        }
+    }
+    Ok(())
+}
+
+/// Closes both engines. After a game that ended by the rules (`by_rules`), each live UGI
+/// engine is first asked for its view of the final `position`; returns its disagreements.
+fn close_engines(
+    sides: &mut [Side],
+    position: &str,
+    result: Option<GameResult>,
+    by_rules: bool,
+    timeout: Duration,
+) -> Vec<String> {
+    let mut notes = Vec::new();
     for (i, side) in sides.iter_mut().enumerate() {
         let Some(mut c) = side.child.take() else {
             continue;
         };
-        if side.proto == Proto::Ugi && by_rules && !c.dead {
-            let cmd = position_line(&start_cmd, &moves_text);
-            if let Some(n) = cross_check(&mut c, &cmd, result, rules.timeout) {
-                notes.push(format!("{} (as player {}): {n}", side.spec.name, i + 1));
-            }
+        if side.proto == Proto::Ugi
+            && by_rules
+            && !c.dead
+            && let Some(n) = cross_check(&mut c, position, result, timeout)
+        {
+            notes.push(format!("{} (as player {}): {n}", side.spec.name, i + 1));
         }
         c.quit();
     }
-    end(&line, result, reason, notes, &sides)
+    notes
 }
 
 /// `position startpos|fen ..` with the moves so far.
@@ -441,11 +570,15 @@ fn go_command(limit: Limit, proto: Proto, sides: &[Side], ply: u32) -> String {
     }
 }
 
+/// A result by adjudication (`Adjudication`) before the move at `ply`, with its reason.
 fn adjudicate(
     sides: &[Side],
     adj: &Adjudication,
     ply: u32,
 ) -> Option<(Option<GameResult>, String)> {
+    if adj.max_plies.is_some_and(|m| ply >= m) {
+        return Some((Some(GameResult::Draw), "adjudication: maximum moves".into()));
+    }
     if let Some((count, score)) = adj.resign {
         let n = count as usize;
         for (i, loser) in [Player::P1, Player::P2].into_iter().enumerate() {

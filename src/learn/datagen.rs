@@ -156,6 +156,88 @@ fn play_game<G: Learn>(
     opening(engine, start, &cfg.book, plies, &mut rng)?;
     engine.clear_hash();
     let first = engine.position().clone();
+    let mut line = play_main_line(engine, cfg);
+    let (label_side, label) = final_label(engine.position(), line.result);
+    let kept = line.played.iter().filter(|p| p.kept).count() as u64;
+    let exact = line.played.iter().filter(|p| p.kept && p.exact).count() as u64;
+    let (bytes, branched) = if cfg.positions {
+        let bytes = position_records(first, &line.played, (label_side, label), index);
+        (bytes, 0)
+    } else {
+        game_blocks(first, &mut line, (label_side, label), cfg, index)?
+    };
+    Ok(Finished {
+        index,
+        bytes,
+        positions: kept + branched,
+        exact: exact + branched,
+        result: line.result,
+        plies: line.plies,
+        nodes: line.nodes,
+    })
+}
+
+/// A game's main line as played: its moves, the positions the solver labelled, its result.
+struct MainLine<G: Learn> {
+    played: Vec<Played<G::Move>>,
+    /// The solver-labelled positions (ply, position, best move), for `branch`.
+    solved: Vec<(u32, G, G::Move)>,
+    plies: u32,
+    /// Nodes of the searches that chose the moves.
+    nodes: u64,
+    result: GameResult,
+}
+
+/// What the main line does at one ply: a move (with its score, and whether the exact solver
+/// chose it), or the game's end.
+enum Choice<M> {
+    Move { best: M, score: i32, exact: bool },
+    End(GameResult),
+}
+
+/// Datagen's adjudication (`G::ADJUDICATE`): consecutive plies with the first player's score
+/// beyond the resign threshold (signed) and near zero.
+#[derive(Default)]
+struct Adjudicator {
+    resign_run: i32,
+    draw_run: u32,
+}
+
+impl Adjudicator {
+    /// Counts a searched ply's score (`first`: from the first player's view) at `ply`;
+    /// Some(result) when the game is adjudicated.
+    fn count<G: Learn>(&mut self, first: i32, ply: u32) -> Option<GameResult> {
+        let sign = if first >= G::RESIGN_SCORE || first >= MATE_BOUND {
+            1
+        } else if first <= -G::RESIGN_SCORE || first <= -MATE_BOUND {
+            -1
+        } else {
+            0
+        };
+        self.resign_run = if sign != 0 && self.resign_run.signum() == sign {
+            self.resign_run + sign
+        } else {
+            sign
+        };
+        if self.resign_run.abs() >= 4 {
+            return Some(if self.resign_run > 0 {
+                GameResult::P1Win
+            } else {
+                GameResult::P2Win
+            });
+        }
+        self.draw_run = if first.abs() <= 10 {
+            self.draw_run + 1
+        } else {
+            0
+        };
+        (ply >= 80 && self.draw_run >= 10).then_some(GameResult::Draw)
+    }
+}
+
+/// Plays the game on from the engine's position to its end: by the rules, the tablebases,
+/// adjudication or `Config::max_plies`.
+fn play_main_line<G: Learn>(engine: &mut Engine<G>, cfg: &Config) -> MainLine<G> {
     let exact_from = match G::EXACT_FROM {
         0 => 0,
         own => cfg.exact_from.unwrap_or(own),
@@ -165,53 +247,28 @@ fn play_game<G: Learn>(
         depth: cfg.depth,
         ..Limits::default()
     };
-    let mut played: Vec<Played<G::Move>> = Vec::new();
-    // The main line's solver-labelled positions (ply, position, best move), for `branch`.
-    let mut solved: Vec<(u32, G, G::Move)> = Vec::new();
-    let mut ply = 0u32;
-    // Consecutive plies with the first player's score beyond the resign threshold (signed)
-    // and near zero.
-    let mut resign_run = 0i32;
-    let mut draw_run = 0u32;
-    let mut nodes = 0u64;
-    let result: GameResult = loop {
+    let mut line = MainLine {
+        played: Vec::new(),
+        solved: Vec::new(),
+        plies: 0,
+        nodes: 0,
+        result: GameResult::Draw,
+    };
+    let mut adjudicator = Adjudicator::default();
+    line.result = loop {
         if let Some(r) = engine.game_result() {
             break r;
         }
-        if ply >= cfg.max_plies {
+        if line.plies >= cfg.max_plies {
             break GameResult::Draw;
         }
         let pos = engine.position().clone();
-        // Where endgame tablebases are loaded (chess: `--option SyzygyPath=DIR`) and cover
-        // the position, the game is decided: it ends with the tables' result.
-        if let Some(o) = pos.probe_wdl(i32::MAX) {
-            break GameResult::from_outcome(o, pos.to_move());
-        }
-        let mut exact = None;
-        if exact_from > 0 && pos.empties() <= exact_from {
-            // The thread's CPU time: a pause or a busy machine does not change the labels.
-            let deadline = thread_time() + Duration::from_millis(cfg.exact_ms);
-            exact = pos.solve_for_data(&|| thread_time() >= deadline);
-        }
-        let (best, score, is_exact) = match exact {
-            Some(s) => {
-                if cfg.branches > 0 {
-                    solved.push((ply, pos.clone(), s.best));
-                }
-                (s.best, s.score, true)
-            }
-            None => {
-                let r = engine.search_now(limits.clone(), &|_| {});
-                nodes += r.nodes;
-                let Some(best) = r.best else {
-                    // No move although the rules say the game goes on: score it by the rules.
-                    let o = pos.outcome().unwrap_or(Outcome::Draw);
-                    break GameResult::from_outcome(o, pos.to_move());
-                };
-                (best, r.score, false)
-            }
-        };
-        played.push(Played {
+        let (best, score, is_exact) =
+            match choose_move(engine, &pos, exact_from, cfg, &limits, &mut line) {
+                Choice::Move { best, score, exact } => (best, score, exact),
+                Choice::End(r) => break r,
+            };
+        line.played.push(Played {
             mv: best,
             score,
             side: pos.to_move(),
@@ -219,42 +276,69 @@ fn play_game<G: Learn>(
             exact: is_exact,
         });
         if G::ADJUDICATE && !is_exact {
-            let first = if pos.to_move() == Player::P1 {
-                score
-            } else {
-                -score
-            };
-            let sign = if first >= G::RESIGN_SCORE || first >= MATE_BOUND {
-                1
-            } else if first <= -G::RESIGN_SCORE || first <= -MATE_BOUND {
-                -1
-            } else {
-                0
-            };
-            resign_run = if sign != 0 && resign_run.signum() == sign {
-                resign_run + sign
-            } else {
-                sign
-            };
-            if resign_run.abs() >= 4 {
-                break if resign_run > 0 {
-                    GameResult::P1Win
-                } else {
-                    GameResult::P2Win
-                };
-            }
-            draw_run = if first.abs() <= 10 { draw_run + 1 } else { 0 };
-            if ply >= 80 && draw_run >= 10 {
-                break GameResult::Draw;
+            let first = first_player_view(pos.to_move(), score);
+            if let Some(r) = adjudicator.count::<G>(first, line.plies) {
+                break r;
             }
         }
         engine.play(best);
-        ply += 1;
+        line.plies += 1;
     };
-    // The label: the final position's own (a disc margin where the game has one), else the
-    // adjudicated result.
-    let end = engine.position();
-    let (label_side, label) = match end.outcome() {
+    line
+}
+
+/// The main line's move at `pos` (the engine's position): the exact solver's within
+/// `exact_from` empties (kept in `line.solved` for side lines), else the search's (its nodes
+/// counted in `line`); the end where the tablebases decide the position or no move is found.
+fn choose_move<G: Learn>(
+    engine: &mut Engine<G>,
+    pos: &G,
+    exact_from: u32,
+    cfg: &Config,
+    limits: &Limits,
+    line: &mut MainLine<G>,
+) -> Choice<G::Move> {
+    // Where endgame tablebases are loaded (chess: `--option SyzygyPath=DIR`) and cover
+    // the position, the game is decided: it ends with the tables' result.
+    if let Some(o) = pos.probe_wdl(i32::MAX) {
+        return Choice::End(GameResult::from_outcome(o, pos.to_move()));
+    }
+    let mut exact = None;
+    if exact_from > 0 && pos.empties() <= exact_from {
+        // The thread's CPU time: a pause or a busy machine does not change the labels.
+        let deadline = thread_time() + Duration::from_millis(cfg.exact_ms);
+        exact = pos.solve_for_data(&|| thread_time() >= deadline);
+    }
+    if let Some(s) = exact {
+        if cfg.branches > 0 {
+            line.solved.push((line.plies, pos.clone(), s.best));
+        }
+        return Choice::Move {
+            best: s.best,
+            score: s.score,
+            exact: true,
+        };
+    }
+    let r = engine.search_now(limits.clone(), &|_| {});
+    line.nodes += r.nodes;
+    match r.best {
+        Some(best) => Choice::Move {
+            best,
+            score: r.score,
+            exact: false,
+        },
+        // No move although the rules say the game goes on: score it by the rules.
+        None => {
+            let o = pos.outcome().unwrap_or(Outcome::Draw);
+            Choice::End(GameResult::from_outcome(o, pos.to_move()))
+        }
+    }
+}
+
+/// The game's label, as (the side it is from, the label): the final position's own (a disc
+/// margin where the game has one), else the adjudicated result.
+fn final_label<G: Learn>(end: &G, result: GameResult) -> (Player, i32) {
+    match end.outcome() {
         Some(o) if GameResult::from_outcome(o, end.to_move()) == result => {
             (end.to_move(), end.end_label(o))
         }
@@ -266,67 +350,81 @@ fn play_game<G: Learn>(
                 GameResult::Draw => 0,
             },
         ),
+    }
+}
+
+/// A played move's data flags: exact where the solver labelled it.
+fn exact_flag<M>(p: &Played<M>) -> u8 {
+    if p.exact { FLAG_EXACT } else { 0 }
+}
+
+/// The main line's kept positions as position records (`TABULAD1`), labelled with
+/// `label` = (side, value).
+fn position_records<G: Learn>(
+    first: G,
+    played: &[Played<G::Move>],
+    (label_side, label): (Player, i32),
+    index: u32,
+) -> Vec<u8> {
+    let kept = played.iter().filter(|p| p.kept).count();
+    let mut bytes = Vec::with_capacity(kept * (G::PACKED + super::format::TAIL));
+    let mut pos = first;
+    let mut packed = vec![0u8; G::PACKED];
+    for (i, p) in played.iter().enumerate() {
+        if p.kept {
+            pos.pack(&mut packed);
+            Record {
+                position: &packed,
+                score: to_i16(p.score),
+                label: to_i16(if p.side == label_side { label } else { -label }),
+                game: index,
+                flags: exact_flag(p),
+                ply: i.min(255) as u8,
+            }
+            .write(&mut bytes);
+        }
+        pos.play(p.mv);
+    }
+    bytes
+}
+
+/// The game as game blocks: the main line's, then its side lines' (`branch`), all of index
+/// `index`. Returns the bytes and the side lines' plies.
+fn game_blocks<G: Learn>(
+    first: G,
+    line: &mut MainLine<G>,
+    (label_side, label): (Player, i32),
+    cfg: &Config,
+    index: u32,
+) -> Result<(Vec<u8>, u64), String> {
+    let record = GameRecord {
+        start: first,
+        start_ply: 0,
+        label_p1: to_i16(first_player_view(label_side, label)),
+        plies: line
+            .played
+            .iter()
+            .map(|p| Ply {
+                mv: p.mv,
+                score: to_i16(p.score),
+                flags: exact_flag(p) | if p.kept { FLAG_KEEP } else { 0 },
+            })
+            .collect(),
     };
-    let kept = played.iter().filter(|p| p.kept).count() as u64;
-    let exact = played.iter().filter(|p| p.kept && p.exact).count() as u64;
-    let flags = |p: &Played<G::Move>| if p.exact { FLAG_EXACT } else { 0 };
+    let mut bytes = encode(&record, index)?;
+    // Side lines: their own generator, so that the main game is the same with or
+    // without them; each a block of the same index, written with the game in one piece.
+    let mut rng = Rng::new(cfg.seed ^ mix(index as u64 + 1) ^ BRANCH_SALT);
+    let solved = &mut line.solved;
     let mut branched = 0u64;
-    let bytes = if cfg.positions {
-        let mut bytes = Vec::with_capacity(kept as usize * (G::PACKED + super::format::TAIL));
-        let mut pos = first;
-        let mut packed = vec![0u8; G::PACKED];
-        for (i, p) in played.iter().enumerate() {
-            if p.kept {
-                pos.pack(&mut packed);
-                Record {
-                    position: &packed,
-                    score: to_i16(p.score),
-                    label: to_i16(if p.side == label_side { label } else { -label }),
-                    game: index,
-                    flags: flags(p),
-                    ply: i.min(255) as u8,
-                }
-                .write(&mut bytes);
-            }
-            pos.play(p.mv);
+    for _ in 0..cfg.branches.min(solved.len() as u32) {
+        let (at, from, best) = solved.swap_remove(rng.below(solved.len()));
+        if let Some(side_line) = branch(&from, best, at, cfg, &mut rng) {
+            branched += side_line.plies.len() as u64;
+            bytes.extend(encode(&side_line, index)?);
         }
-        bytes
-    } else {
-        let record = GameRecord {
-            start: first,
-            start_ply: 0,
-            label_p1: to_i16(first_player_view(label_side, label)),
-            plies: played
-                .iter()
-                .map(|p| Ply {
-                    mv: p.mv,
-                    score: to_i16(p.score),
-                    flags: flags(p) | if p.kept { FLAG_KEEP } else { 0 },
-                })
-                .collect(),
-        };
-        let mut bytes = encode(&record, index)?;
-        // Side lines: their own generator, so that the main game is the same with or
-        // without them; each a block of the same index, written with the game in one piece.
-        let mut rng = Rng::new(cfg.seed ^ mix(index as u64 + 1) ^ BRANCH_SALT);
-        for _ in 0..cfg.branches.min(solved.len() as u32) {
-            let (at, from, best) = solved.swap_remove(rng.below(solved.len()));
-            if let Some(line) = branch(&from, best, at, cfg, &mut rng) {
-                branched += line.plies.len() as u64;
-                bytes.extend(encode(&line, index)?);
-            }
-        }
-        bytes
-    };
-    Ok(Finished {
-        index,
-        bytes,
-        positions: kept + branched,
-        exact: exact + branched,
-        result,
-        plies: ply,
-        nodes,
-    })
+    }
+    Ok((bytes, branched))
 }
 
 /// Mixed into a game's generator seed for its side lines' draws.

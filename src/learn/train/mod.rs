@@ -151,8 +151,62 @@ pub fn run<G: Learn, F: Features<G>>(
     report: &dyn Fn(&str),
 ) -> Result<Network, String> {
     let ql = linear_q(G::MARGIN_UNIT > 0);
+    let data = load_data(start, &cfg.data, report)?;
+    let mut rng = Rng::new(cfg.seed);
+    let (mut train, held) = split_held_out(&data);
+    let mut m = initial_model::<G, F>(cfg, ql, &mut rng, report)?;
+    report(&format!(
+        "{} positions: {} to train on, {} held out (every 50th game); {}x{}x2x{} network",
+        data.len(),
+        train.len(),
+        held.len(),
+        m.inputs,
+        m.hidden,
+        m.buckets
+    ));
+    let threads = cfg.threads.max(1);
+    let mut adam = Adam::new(&m, threads, ql);
+    let mut best = F::export(m.quantise(G::NAME, ql));
+    let mut best_loss = f64::INFINITY;
+    for epoch in 1..=cfg.epochs {
+        let began = Instant::now();
+        rng.shuffle(&mut train);
+        let lr = epoch_lr(cfg, epoch);
+        let used = if cfg.limit > 0 {
+            cfg.limit.min(train.len())
+        } else {
+            train.len()
+        };
+        let loss = train_epoch::<G, F>(&mut m, &mut adam, &data, &train[..used], cfg, epoch, lr);
+        let train_loss = loss / used as f64;
+        let held_loss = evaluate::<G, F>(&m, &data, &held, cfg.lambda, threads);
+        let errors = held_out_errors::<G, F>(&m, &data, &held);
+        report(&format!(
+            "epoch {epoch}/{}: train loss {train_loss:.6}, held-out loss {held_loss:.6}{errors}, lr {lr:.5}, {:.1} s",
+            cfg.epochs,
+            began.elapsed().as_secs_f64()
+        ));
+        // Keep the network that does best on the held-out games (early stopping).
+        if held_loss <= best_loss || held.is_empty() {
+            best_loss = held_loss;
+            best = F::export(m.quantise(G::NAME, ql));
+            std::fs::write(&cfg.out, best.to_bytes())
+                .map_err(|e| format!("cannot write {}: {e}", cfg.out.display()))?;
+        }
+    }
+    report(&format!("kept the network of held-out loss {best_loss:.6}"));
+    Ok(best)
+}
+
+/// Reads the data files into one set; they must hold the game's data, all of one board size.
+/// Their damaged games are reported.
+fn load_data<G: Learn>(
+    start: &G,
+    paths: &[PathBuf],
+    report: &dyn Fn(&str),
+) -> Result<Data, String> {
     let mut data: Option<Data> = None;
-    for path in &cfg.data {
+    for path in paths {
         let d = super::game_data::read(path, start)?;
         // Damaged games are skipped, never silently: the count and where, per file.
         for note in d.damage.notes(path) {
@@ -180,10 +234,15 @@ pub fn run<G: Learn, F: Features<G>>(
     if data.is_empty() {
         return Err("the data files hold no positions".into());
     }
-    let mut rng = Rng::new(cfg.seed);
+    Ok(data)
+}
+
+/// The record indices to train on and those held out (every 50th game's); where nothing is
+/// left to train on, all are trained on and none held out.
+fn split_held_out(data: &Data) -> (Vec<u32>, Vec<u32>) {
     let (mut train, mut held): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
     for i in 0..data.len() {
-        if data.record(i).game % 50 == 0 {
+        if data.record(i).game.is_multiple_of(50) {
             held.push(i as u32);
         } else {
             train.push(i as u32);
@@ -192,160 +251,196 @@ pub fn run<G: Learn, F: Features<G>>(
     if train.is_empty() {
         std::mem::swap(&mut train, &mut held);
     }
-    let mut m = match &cfg.init {
-        Some(p) => {
-            let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            let net = Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", p.display()))?;
-            let net = F::upgrade(net);
-            if net.game != G::NAME
-                || net.inputs != F::INPUTS
-                || net.buckets != F::BUCKETS
-                || (net.hidden == 0) != F::LINEAR
-            {
-                return Err(format!(
-                    "{}: not a {} {} model",
-                    p.display(),
-                    G::NAME,
-                    F::MODEL
-                ));
-            }
-            let m = Model::from_network(&net, ql);
-            if !F::LINEAR && cfg.hidden > m.hidden {
-                report(&format!(
-                    "widening the network from {} to {} cells a side",
-                    m.hidden, cfg.hidden
-                ));
-                m.widen(cfg.hidden, &mut rng)
-            } else {
-                m
-            }
-        }
-        None => Model::new(
-            F::INPUTS,
-            if F::LINEAR { 0 } else { cfg.hidden },
-            F::BUCKETS,
-            &mut rng,
-        ),
+    (train, held)
+}
+
+/// The model to start from: `cfg.init`'s network (checked to be the game's model, widened
+/// to `cfg.hidden` where that is wider), else random weights.
+fn initial_model<G: Learn, F: Features<G>>(
+    cfg: &Config,
+    ql: i32,
+    rng: &mut Rng,
+    report: &dyn Fn(&str),
+) -> Result<Model, String> {
+    let Some(p) = &cfg.init else {
+        let hidden = if F::LINEAR { 0 } else { cfg.hidden };
+        return Ok(Model::new(F::INPUTS, hidden, F::BUCKETS, rng));
     };
-    report(&format!(
-        "{} positions: {} to train on, {} held out (every 50th game); {}x{}x2x{} network",
-        data.len(),
-        train.len(),
-        held.len(),
-        m.inputs,
-        m.hidden,
-        m.buckets
-    ));
-    let threads = cfg.threads.max(1);
-    let n = m.len();
-    let (mut am, mut av) = (vec![0.0f32; n], vec![0.0f32; n]);
-    let (b1a, b2a) = (0.9f32, 0.999f32);
-    let mut t = 0i32;
-    let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0; n]).collect();
-    let (b2_start, psqt_start) = (m.b2(), m.psqt_at());
-    let linear = m.linear();
-    let mut best = F::export(m.quantise(G::NAME, ql));
-    let mut best_loss = f64::INFINITY;
-    for epoch in 1..=cfg.epochs {
-        let began = Instant::now();
-        rng.shuffle(&mut train);
-        let lr = cfg.lr
-            * if epoch * 10 > cfg.epochs * 9 {
-                0.1
-            } else if epoch * 10 > cfg.epochs * 6 {
-                0.3
-            } else {
-                1.0
-            };
-        let used = if cfg.limit > 0 {
-            cfg.limit.min(train.len())
-        } else {
-            train.len()
-        };
-        let mut loss = 0.0f64;
-        for batch in train[..used].chunks(cfg.batch.max(1)) {
-            let scale = 1.0 / batch.len() as f32;
-            let part = batch.len().div_ceil(threads);
-            let model = &m;
-            let data = &data;
-            loss += std::thread::scope(|s| {
-                let hs: Vec<_> = grads
-                    .iter_mut()
-                    .zip(batch.chunks(part))
-                    .map(|(g, chunk)| {
-                        s.spawn(move || {
-                            g.iter_mut().for_each(|v| *v = 0.0);
-                            let mut ex = Example::default();
-                            let mut acc = vec![0.0; 2 * model.hidden];
-                            let mut l = 0.0f64;
-                            for &i in chunk {
-                                example::<G, F>(data, i as usize, cfg.lambda, &mut ex);
-                                if mix(u64::from(i) ^ (epoch as u64) << 40) & 1 == 1 {
-                                    F::mirror(&mut ex.us, &mut ex.them);
-                                }
-                                l += step(
-                                    model,
-                                    &ex,
-                                    &mut acc,
-                                    Some((g, scale)),
-                                    G::MARGIN_UNIT > 0,
-                                ) as f64;
-                            }
-                            l
-                        })
-                    })
-                    .collect();
-                hs.into_iter().map(|h| h.join().unwrap_or(0.0)).sum::<f64>()
-            });
-            let used_threads = batch.chunks(part).count();
-            t += 1;
-            let c1 = 1.0 - b1a.powi(t);
-            let c2 = 1.0 - b2a.powi(t);
-            for i in 0..n {
-                let g: f32 = grads[..used_threads].iter().map(|g| g[i]).sum();
-                am[i] = b1a * am[i] + (1.0 - b1a) * g;
-                av[i] = b2a * av[i] + (1.0 - b2a) * g * g;
-                // The psqt term steps as a linear model does (ten times the network's rate):
-                // a queen is worth about 2.5 logits, out of reach of a network's steps.
-                let lr = if i >= psqt_start { lr * PSQT_LR } else { lr };
-                let upd = lr * (am[i] / c1) / ((av[i] / c2).sqrt() + 1e-8);
-                let v = m.p[i] - upd - lr * cfg.decay * m.p[i];
-                // Everything but the output bias must quantise into i16.
-                m.p[i] = if i >= psqt_start {
-                    v.clamp(-PSQT_CLIP, PSQT_CLIP)
-                } else if i >= b2_start {
-                    v
-                } else if linear {
-                    // Within what i16 holds at `ql` per unit.
-                    v.clamp(-32000.0 / ql as f32, 32000.0 / ql as f32)
-                } else {
-                    v.clamp(-CLIP, CLIP)
-                };
-            }
-        }
-        let train_loss = loss / used as f64;
-        let held_loss = evaluate::<G, F>(&m, &data, &held, cfg.lambda, threads);
-        let errors = if G::MARGIN_UNIT > 0 && !held.is_empty() {
-            let (all, exact, n) = margin_errors::<G, F>(&m, &data, &held);
-            format!(", held-out error {all:.2} (solver-labelled: {exact:.2} over {n})")
-        } else {
-            String::new()
-        };
-        report(&format!(
-            "epoch {epoch}/{}: train loss {train_loss:.6}, held-out loss {held_loss:.6}{errors}, lr {lr:.5}, {:.1} s",
-            cfg.epochs,
-            began.elapsed().as_secs_f64()
+    let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    let net = Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+    let net = F::upgrade(net);
+    if net.game != G::NAME
+        || net.inputs != F::INPUTS
+        || net.buckets != F::BUCKETS
+        || (net.hidden == 0) != F::LINEAR
+    {
+        return Err(format!(
+            "{}: not a {} {} model",
+            p.display(),
+            G::NAME,
+            F::MODEL
         ));
-        // Keep the network that does best on the held-out games (early stopping).
-        if held_loss <= best_loss || held.is_empty() {
-            best_loss = held_loss;
-            best = F::export(m.quantise(G::NAME, ql));
-            std::fs::write(&cfg.out, best.to_bytes())
-                .map_err(|e| format!("cannot write {}: {e}", cfg.out.display()))?;
+    }
+    let m = Model::from_network(&net, ql);
+    if !F::LINEAR && cfg.hidden > m.hidden {
+        report(&format!(
+            "widening the network from {} to {} cells a side",
+            m.hidden, cfg.hidden
+        ));
+        Ok(m.widen(cfg.hidden, rng))
+    } else {
+        Ok(m)
+    }
+}
+
+/// The epoch's learning rate: `cfg.lr`, 0.3 of it after 60% of the epochs, 0.1 after 90%.
+fn epoch_lr(cfg: &Config, epoch: usize) -> f32 {
+    cfg.lr
+        * if epoch * 10 > cfg.epochs * 9 {
+            0.1
+        } else if epoch * 10 > cfg.epochs * 6 {
+            0.3
+        } else {
+            1.0
+        }
+}
+
+/// A margin model's held-out errors as the epoch line writes them (empty for other models
+/// or without a held-out set).
+fn held_out_errors<G: Learn, F: Features<G>>(m: &Model, data: &Data, held: &[u32]) -> String {
+    if G::MARGIN_UNIT > 0 && !held.is_empty() {
+        let (all, exact, n) = margin_errors::<G, F>(m, data, held);
+        format!(", held-out error {all:.2} (solver-labelled: {exact:.2} over {n})")
+    } else {
+        String::new()
+    }
+}
+
+/// One pass over `train` (in batches of `cfg.batch`) at learning rate `lr`; returns the
+/// summed loss.
+fn train_epoch<G: Learn, F: Features<G>>(
+    m: &mut Model,
+    adam: &mut Adam,
+    data: &Data,
+    train: &[u32],
+    cfg: &Config,
+    epoch: usize,
+    lr: f32,
+) -> f64 {
+    let mut loss = 0.0f64;
+    for batch in train.chunks(cfg.batch.max(1)) {
+        let (l, used_threads) =
+            batch_gradients::<G, F>(m, data, batch, &mut adam.grads, cfg, epoch);
+        loss += l;
+        adam.update(m, lr, cfg.decay, used_threads);
+    }
+    loss
+}
+
+/// A batch's gradients (scaled by 1 / its size) on one thread per buffer of `grads`, each
+/// buffer zeroed first; returns the batch's summed loss and how many buffers it used.
+/// Examples are mirrored at random (by record and epoch).
+fn batch_gradients<G: Learn, F: Features<G>>(
+    model: &Model,
+    data: &Data,
+    batch: &[u32],
+    grads: &mut [Vec<f32>],
+    cfg: &Config,
+    epoch: usize,
+) -> (f64, usize) {
+    let scale = 1.0 / batch.len() as f32;
+    let part = batch.len().div_ceil(grads.len());
+    let loss = std::thread::scope(|s| {
+        let hs: Vec<_> = grads
+            .iter_mut()
+            .zip(batch.chunks(part))
+            .map(|(g, chunk)| {
+                s.spawn(move || {
+                    g.iter_mut().for_each(|v| *v = 0.0);
+                    let mut ex = Example::default();
+                    let mut acc = vec![0.0; 2 * model.hidden];
+                    let mut l = 0.0f64;
+                    for &i in chunk {
+                        example::<G, F>(data, i as usize, cfg.lambda, &mut ex);
+                        if mix(u64::from(i) ^ (epoch as u64) << 40) & 1 == 1 {
+                            F::mirror(&mut ex.us, &mut ex.them);
+                        }
+                        let margin = G::MARGIN_UNIT > 0;
+                        l += step(model, &ex, &mut acc, Some((g, scale)), margin) as f64;
+                    }
+                    l
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap_or(0.0)).sum::<f64>()
+    });
+    (loss, batch.chunks(part).count())
+}
+
+/// Adam's state over the model's parameters, with one gradient buffer a thread.
+struct Adam {
+    am: Vec<f32>,
+    av: Vec<f32>,
+    /// Steps taken.
+    t: i32,
+    grads: Vec<Vec<f32>>,
+    /// Where the output bias and the psqt term start in the parameters.
+    b2_start: usize,
+    psqt_start: usize,
+    linear: bool,
+    /// A linear model's quantisation, per unit.
+    ql: i32,
+}
+
+impl Adam {
+    const B1: f32 = 0.9;
+    const B2: f32 = 0.999;
+
+    fn new(m: &Model, threads: usize, ql: i32) -> Adam {
+        let n = m.len();
+        Adam {
+            am: vec![0.0; n],
+            av: vec![0.0; n],
+            t: 0,
+            grads: (0..threads).map(|_| vec![0.0; n]).collect(),
+            b2_start: m.b2(),
+            psqt_start: m.psqt_at(),
+            linear: m.linear(),
+            ql,
         }
     }
-    report(&format!("kept the network of held-out loss {best_loss:.6}"));
-    Ok(best)
+
+    /// One step (AdamW) with the sum of the first `used_threads` gradient buffers, each
+    /// weight then clipped to what it quantises into.
+    fn update(&mut self, m: &mut Model, lr: f32, decay: f32, used_threads: usize) {
+        let (b1a, b2a) = (Self::B1, Self::B2);
+        let (psqt_start, b2_start, ql) = (self.psqt_start, self.b2_start, self.ql);
+        self.t += 1;
+        let c1 = 1.0 - b1a.powi(self.t);
+        let c2 = 1.0 - b2a.powi(self.t);
+        let (am, av) = (&mut self.am, &mut self.av);
+        for i in 0..am.len() {
+            let g: f32 = self.grads[..used_threads].iter().map(|g| g[i]).sum();
+            am[i] = b1a * am[i] + (1.0 - b1a) * g;
+            av[i] = b2a * av[i] + (1.0 - b2a) * g * g;
+            // The psqt term steps as a linear model does (ten times the network's rate):
+            // a queen is worth about 2.5 logits, out of reach of a network's steps.
+            let lr = if i >= psqt_start { lr * PSQT_LR } else { lr };
+            let upd = lr * (am[i] / c1) / ((av[i] / c2).sqrt() + 1e-8);
+            let v = m.p[i] - upd - lr * decay * m.p[i];
+            // Everything but the output bias must quantise into i16.
+            m.p[i] = if i >= psqt_start {
+                v.clamp(-PSQT_CLIP, PSQT_CLIP)
+            } else if i >= b2_start {
+                v
+            } else if self.linear {
+                // Within what i16 holds at `ql` per unit.
+                v.clamp(-32000.0 / ql as f32, 32000.0 / ql as f32)
+            } else {
+                v.clamp(-CLIP, CLIP)
+            };
+        }
+    }
 }
 
 #[cfg(test)]
