@@ -98,6 +98,8 @@ fn play_one_game(dir: &Path, config: &Path, scratch: &Path) -> String {
     std::fs::create_dir_all(scratch).expect("scratch dir");
     let log = scratch.join("session.log");
     let pgn_dir = scratch.join("games");
+    let game_record = scratch.join("game.txt");
+    let _ = std::fs::remove_file(&game_record);
     let driver = Path::new(REPO).join("tests/python/lichess_bot_game.py");
     let (ok, out) = run(
         Command::new("python3")
@@ -108,6 +110,7 @@ fn play_one_game(dir: &Path, config: &Path, scratch: &Path) -> String {
             .env("TABULA_LICHESS_CONFIG", config)
             .env("TABULA_PGN_DIR", &pgn_dir)
             .env("TABULA_SESSION_LOG", &log)
+            .env("TABULA_GAME_RECORD", &game_record)
             // The other tests run beside this one: one thread, a small table.
             .env("TABULA_THREADS", "1")
             .env("TABULA_HASH", "16"),
@@ -122,13 +125,15 @@ fn play_one_game(dir: &Path, config: &Path, scratch: &Path) -> String {
     );
     eprintln!("lichess-bot's harness, {}: {summary}", config.display());
 
-    // The game, as the mocked lichess.org saw it (the driver prints it).
-    let moves: Vec<&str> = out
+    // The game, as the mocked lichess.org saw it: the driver writes it to a file of its own
+    // (lichess-bot's log lines share stdout and can run into a printed line).
+    let record = std::fs::read_to_string(&game_record)
+        .unwrap_or_else(|e| panic!("no game record ({e}); output:\n{out}"));
+    let moves: Vec<&str> = record
         .lines()
-        .find_map(|l| l.strip_prefix("mocked lichess.org: game over, "))
-        .and_then(|l| l.split_once(" plies: "))
-        .map(|(_, m)| m.split_whitespace().collect())
-        .unwrap_or_else(|| panic!("no game line in the output:\n{out}"));
+        .nth(1)
+        .map(|m| m.split_whitespace().collect())
+        .unwrap_or_else(|| panic!("no moves in the game record {record:?}"));
     let mut pos = Chess::default().parse_fen(START).expect("start");
     for (i, m) in moves.iter().enumerate() {
         let mv = pos

@@ -17,8 +17,10 @@ December 2025 (lichess-bot commit 206e858) the harness's White plays a fixed scr
 Scholar's Mate, for its own scripted test engines), which a real engine never follows, so here
 White plays the first legal move, as the harness's `TrivialEngine` opponent did before that
 commit (older checkouts work too). The bot, tabula, plays Black and must win, as in
-lichess-bot's own tests. The game, as the mocked server saw it, is printed on one line
-(`mocked lichess.org: game over, ...`), which tests/lichess_bot.rs reads.
+lichess-bot's own tests. The game, as the mocked server saw it, is written to a file of its
+own (`TABULA_GAME_RECORD`: the outcome on the first line, the moves on the second), which
+tests/lichess_bot.rs reads: lichess-bot's log shares stdout, so a printed line can be cut into
+by its lines. It is printed too, for a person reading the output.
 
 Environment:
     TABULA_ENGINE          the tabula binary (required)
@@ -28,6 +30,7 @@ Environment:
     TABULA_PGN_DIR         where lichess-bot writes the game's PGN (default: a temp dir)
     TABULA_SESSION_LOG     if set, the engine runs under scripts/record_session.py, which logs
                            every line between lichess-bot and tabula to this file
+    TABULA_GAME_RECORD     if set, the game is written here: the outcome, then the moves
     TABULA_THREADS, TABULA_HASH   override the config's Threads and Hash (a loaded test machine)
 """
 
@@ -80,8 +83,12 @@ def first_legal_move_simulator(move_queue, board_queue, clock_queue, results):
     board_queue.put(board)
     clock_queue.put((wtime, btime, increment))
     outcome = board.outcome()
-    print(f"mocked lichess.org: game over, {outcome}, {len(board.move_stack)} plies: "
-          f"{' '.join(m.uci() for m in board.move_stack)}")
+    moves = ' '.join(m.uci() for m in board.move_stack)
+    record = os.environ.get("TABULA_GAME_RECORD")
+    if record:
+        with open(record, "w") as f:
+            f.write(f"{outcome}\n{moves}\n")
+    print(f"mocked lichess.org: game over, {outcome}, {len(board.move_stack)} plies: {moves}")
     results.put(outcome is not None and outcome.winner == chess.BLACK)
 
 
