@@ -170,17 +170,57 @@ fn an_added_shard_reads_back_and_damage_is_found() {
 #[test]
 fn a_seed_carried_on_in_a_second_shard_holds_the_same_games() {
     let d = tmp("first");
+    // Othello with side lines: several blocks a game.
+    let othello = |out: &Path, games: u32, extra: &[&str]| {
+        let o = Command::new(TABULA)
+            .args(["--game", "othello", "datagen", "--out"])
+            .arg(out)
+            .args([
+                "--games",
+                &games.to_string(),
+                "--seed",
+                "11",
+                "--nodes",
+                "300",
+            ])
+            .args(["--branches", "2"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", text(&o));
+    };
     let whole = d.join("whole.bin");
-    datagen(&whole, 5, &[]);
+    othello(&whole, 5, &[]);
     let (a, b) = (d.join("a.bin"), d.join("b.bin"));
-    datagen(&a, 2, &[]);
-    datagen(&b, 5, &["--first-game", "2"]);
-    let whole = std::fs::read(&whole).unwrap();
-    let (a, b) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    othello(&a, 2, &[]);
+    othello(&b, 5, &["--first-game", "2"]);
+    let whole_bytes = std::fs::read(&whole).unwrap();
+    let (a_bytes, b_bytes) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     // Header (32 bytes) and games 0-1, then games 2-4 behind the same header.
-    assert_eq!(&b[..32], &whole[..32]);
-    let joined: Vec<u8> = a.iter().chain(&b[32..]).copied().collect();
-    assert_eq!(joined, whole);
+    assert_eq!(&b_bytes[..32], &whole_bytes[..32]);
+    let joined: Vec<u8> = a_bytes.iter().chain(&b_bytes[32..]).copied().collect();
+    assert_eq!(joined, whole_bytes);
+    // `data --merge` of the two shards, compressed as the corpus holds them, makes the same
+    // file: each game's side lines keep its index.
+    let dir = d.join("corpus");
+    for f in [&a, &b] {
+        let o = add(f, &dir);
+        assert!(o.status.success(), "{}", text(&o));
+    }
+    let merged = d.join("merged.bin");
+    let o = run(&[
+        "data",
+        merged.to_str().unwrap(),
+        "--merge",
+        dir.join("othello/a-g000000-000001.zst").to_str().unwrap(),
+        dir.join("othello/b-g000002-000004.zst").to_str().unwrap(),
+    ]);
+    assert!(
+        o.status.success() && text(&o).contains("5 games added"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(std::fs::read(&merged).unwrap(), whole_bytes);
     std::fs::remove_dir_all(&d).unwrap();
 }
 

@@ -439,13 +439,25 @@ pub fn merge(out: &Path, inputs: &[std::path::PathBuf]) -> Result<Merged, String
         let scan = game_blocks::scan(&bytes, HEADER, version);
         let mut buf = Vec::new();
         let mut view = Vec::new();
+        // A game's side lines (`datagen --branches`) are blocks of its index after it: they
+        // keep one new index with it, so that the trainer holds them out with their game.
+        let mut last: Option<u32> = None;
         for b in &scan.blocks {
             view.clear();
             view.extend_from_slice(&bytes[b.view.clone()]);
+            let old = game_blocks::index(&view);
+            if last.is_some_and(|l| l != old) {
+                next += 1;
+            }
+            if last != Some(old) {
+                done.added += 1;
+            }
+            last = Some(old);
             view[4..8].copy_from_slice(&next.to_le_bytes());
             game_blocks::frame(&view, &mut buf);
+        }
+        if last.is_some() {
             next += 1;
-            done.added += 1;
         }
         if scan.lost > 0 {
             let problems: Vec<String> = game_blocks::problems(&scan, &bytes)
