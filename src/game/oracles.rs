@@ -64,6 +64,10 @@ pub trait Oracles: Rules {
         Err("this game has no opening book".into())
     }
 
+    /// Frees what the game's oracles hold outside the process (chess: the private directory
+    /// of links to its Syzygy tables), at `quit` and EOF.
+    fn release(&self) {}
+
     /// Prepares heavy tables (called before the first `readyok`).
     fn warm_up(&self) {}
 

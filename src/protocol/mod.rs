@@ -463,6 +463,7 @@ impl<G: Game> Session<G> {
 
     pub fn quit(&mut self) {
         self.engine.stop_and_wait();
+        self.engine.position().release();
     }
 }
 

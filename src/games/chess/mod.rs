@@ -469,6 +469,10 @@ impl Oracles for Chess {
         ]
     }
 
+    fn release(&self) {
+        syzygy::unload();
+    }
+
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
         if let Some(result) = syzygy::set_option(name, value) {
             return Some(result);

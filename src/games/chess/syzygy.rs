@@ -1,8 +1,12 @@
 //! Syzygy endgame tablebases for chess, probed through the `pyrrhic-rs` crate (MIT).
 //!
 //! The crate trusts the bytes of a table, so every table file is checked first (`tbcheck`):
-//! a bad one is left out with an error line naming it, and the crate reads the good ones,
-//! through a private directory of links to them when some were left out (protocol/errors.md).
+//! a bad one is left out with an error line naming it. The crate never reads the user's
+//! directories: it is given a private directory (mode 0700, a random name from `tempfile`)
+//! holding one link per checked file to the descriptor that was checked, held open while the
+//! tables are loaded (`/proc/self/fd/N`, `/dev/fd/N`). A file that appears, is replaced or is
+//! removed on disk after `SyzygyPath` is never seen by the crate; the directory goes with the
+//! tables (a new `SyzygyPath`, `unload` at `quit` and EOF, a drop). protocol/errors.md.
 //!
 //! The tables are process-wide (the crate allows one instance at a time), so the options
 //! `SyzygyPath`, `SyzygyProbeDepth`, `Syzygy50MoveRule` and `SyzygyProbeLimit` live here in
@@ -22,10 +26,12 @@ use cozy_chess::{
     get_knight_moves, get_pawn_attacks, get_rook_moves,
 };
 use pyrrhic_rs::{DtzProbeValue, EngineAdapter, TableBases, WdlProbeResult};
+use std::collections::HashSet;
 use std::fs::File;
-use std::path::{Path, PathBuf};
-use std::sync::RwLock;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, Ordering::Relaxed};
+use std::sync::{Mutex, RwLock};
+use tempfile::TempDir;
 
 /// Attack generation for the prober, from cozy-chess.
 #[derive(Clone)]
@@ -60,21 +66,21 @@ impl EngineAdapter for CozyAdapter {
     }
 }
 
-struct Loaded {
-    path: String,
-    tables: TableBases<CozyAdapter>,
-    /// The private directory of links to the good tables, when some were left out.
-    links: Option<PathBuf>,
+/// A table file that passed the check, held open: the crate reads this descriptor (through
+/// a link in the private directory), never the name it was found under.
+struct Checked {
+    name: String,
+    file: File,
 }
 
-impl Loaded {
-    /// Frees the tables, then the directory of links they were read through.
-    fn unload(self) {
-        drop(self.tables);
-        if let Some(dir) = self.links {
-            let _ = std::fs::remove_dir_all(dir);
-        }
-    }
+struct Loaded {
+    /// Dropped first: the crate unmaps its tables before the links and files go.
+    tables: TableBases<CozyAdapter>,
+    /// The private directory of links to `files`, removed on drop.
+    links: TempDir,
+    files: Vec<Checked>,
+    /// Pieces of the largest WDL table among `files`.
+    largest: u32,
 }
 
 static TABLES: RwLock<Option<Loaded>> = RwLock::new(None);
@@ -104,15 +110,82 @@ fn is_table_name(name: &str) -> bool {
     side(white) && side(black)
 }
 
+/// Pieces of the largest WDL table among these names (the crate's own count is 7 whatever
+/// is on disk: it registers every material, file or not).
+fn largest_of(files: &[Checked]) -> u32 {
+    files
+        .iter()
+        .filter_map(|c| c.name.strip_suffix(".rtbw"))
+        .map(|stem| stem.chars().filter(|&c| c != 'v').count() as u32)
+        .max()
+        .unwrap_or(0)
+}
+
 /// What a `SyzygyPath` holds: the table files that passed `tbcheck`, the first found of each
 /// name, and one message for each that did not.
 struct Scan {
-    good: Vec<(String, PathBuf)>,
+    good: Vec<Checked>,
     bad: Vec<String>,
 }
 
-/// Checks one table file; why it cannot be used.
-fn check_file(name: &str, file: &Path) -> Result<(), String> {
+/// What identifies the bytes of a file already checked: a file replaced has another inode,
+/// one rewritten in place another change time (`ctime`, which no user can set back).
+#[cfg(unix)]
+type Identity = (String, u64, u64, u64, i64, i64, i64, i64);
+
+#[cfg(unix)]
+fn identity(name: &str, meta: &std::fs::Metadata) -> Option<Identity> {
+    use std::os::unix::fs::MetadataExt;
+    Some((
+        name.to_string(),
+        meta.dev(),
+        meta.ino(),
+        meta.size(),
+        meta.mtime(),
+        meta.mtime_nsec(),
+        meta.ctime(),
+        meta.ctime_nsec(),
+    ))
+}
+
+#[cfg(not(unix))]
+type Identity = ();
+
+#[cfg(not(unix))]
+fn identity(_: &str, _: &std::fs::Metadata) -> Option<Identity> {
+    None
+}
+
+/// The files that passed the check, so that the same path sent again (or another path
+/// holding the same files) costs a `stat` a file rather than a read.
+static PASSED: Mutex<Option<HashSet<Identity>>> = Mutex::new(None);
+
+fn passed_before(id: &Identity) -> bool {
+    let guard = PASSED.lock().unwrap_or_else(|p| p.into_inner());
+    guard.as_ref().is_some_and(|set| set.contains(id))
+}
+
+fn remember_passed(id: Identity) {
+    let mut guard = PASSED.lock().unwrap_or_else(|p| p.into_inner());
+    guard.get_or_insert_with(HashSet::new).insert(id);
+}
+
+/// Opens a table file without blocking (a FIFO named like a table) and without following
+/// it anywhere but to what `stat` saw.
+fn open_table(file: &Path) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(file)
+}
+
+/// Checks one table file; the open descriptor whose bytes were checked, or why it cannot be
+/// used.
+fn check_file(name: &str, file: &Path) -> Result<File, String> {
     let meta = std::fs::metadata(file).map_err(|e| format!("cannot read it: {e}"))?;
     if meta.is_dir() {
         return Err("it is a directory".into());
@@ -120,16 +193,31 @@ fn check_file(name: &str, file: &Path) -> Result<(), String> {
     if !meta.is_file() {
         return Err("not a regular file".into());
     }
-    let handle = File::open(file).map_err(|e| format!("cannot read it: {e}"))?;
+    let handle = open_table(file).map_err(|e| format!("cannot read it: {e}"))?;
+    // What was opened, not what the name showed a moment before.
+    let meta = handle
+        .metadata()
+        .map_err(|e| format!("cannot read it: {e}"))?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
     if meta.len() == 0 {
         return Err("empty file".into());
     }
+    let id = identity(name, &meta);
+    if id.as_ref().is_some_and(passed_before) {
+        return Ok(handle);
+    }
     // SAFETY: the file is mapped read-only and only read through the slice while the map
-    // lives. Were another process to shorten the file during the check, a read could fault
-    // (SIGBUS); the prober maps the same files later and takes the same risk, which no check
-    // can remove for a file that changes under it.
+    // lives. Were another process to shorten this very file (the same inode) during the
+    // check, a read could fault (SIGBUS); the prober maps the same inode later and takes the
+    // same risk, which no check can remove for a file changed in place under it.
     let map = unsafe { memmap2::Mmap::map(&handle) }.map_err(|e| format!("cannot map it: {e}"))?;
-    tbcheck::check(name, &map).map_err(|e| e.0)
+    tbcheck::check(name, &map).map_err(|e| e.0)?;
+    if let Some(id) = id {
+        remember_passed(id);
+    }
+    Ok(handle)
 }
 
 /// Whether the bytes of a table file named `name` (`KQvKR.rtbw`) may be shown to the prober,
@@ -138,13 +226,38 @@ pub fn check_table(name: &str, bytes: &[u8]) -> Result<(), String> {
     tbcheck::check(name, bytes).map_err(|e| e.0)
 }
 
-/// Checks every directory of a `:`-separated path and every table file in them.
-fn check_path(path: &str) -> Result<Scan, String> {
+/// Raises the soft limit on open files, where it is below `want` (one descriptor is held
+/// for each table loaded); an open past the limit is a table left out with its error line.
+#[cfg(unix)]
+fn room_for_files(want: usize) {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes only the struct it is given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
+        return;
+    }
+    let want = libc::rlim_t::try_from(want).unwrap_or(libc::rlim_t::MAX);
+    if limit.rlim_cur >= want {
+        return;
+    }
+    limit.rlim_cur = want.min(limit.rlim_max);
+    // SAFETY: setrlimit reads only the struct it is given.
+    unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &limit) };
+}
+
+#[cfg(not(unix))]
+fn room_for_files(_: usize) {}
+
+/// Checks every directory of a `:`-separated path and every table file in them; `held`:
+/// the descriptors the tables loaded now hold.
+fn check_path(path: &str, held: usize) -> Result<Scan, String> {
     let mut scan = Scan {
         good: Vec::new(),
         bad: Vec::new(),
     };
-    let mut found = 0;
+    let mut listed = Vec::new();
     for dir in path.split(':').filter(|d| !d.is_empty()) {
         let entries = std::fs::read_dir(dir)
             .map_err(|e| format!("SyzygyPath: cannot read directory '{dir}': {e}"))?;
@@ -154,14 +267,21 @@ fn check_path(path: &str) -> Result<Scan, String> {
             .filter(|n| is_table_name(n))
             .collect();
         names.sort();
+        listed.push((dir, names));
+    }
+    let found: usize = listed.iter().map(|(_, names)| names.len()).sum();
+    if found == 0 {
+        return Err(format!("SyzygyPath: no Syzygy table files in '{path}'"));
+    }
+    room_for_files(held + found + 256);
+    for (dir, names) in listed {
         for name in names {
-            found += 1;
+            if scan.good.iter().any(|c| c.name == name) {
+                continue;
+            }
             let file = Path::new(dir).join(&name);
             match check_file(&name, &file) {
-                Ok(()) if scan.good.iter().all(|(n, _)| *n != name) => {
-                    scan.good.push((name, file));
-                }
-                Ok(()) => {}
+                Ok(file) => scan.good.push(Checked { name, file }),
                 Err(why) => scan.bad.push(format!(
                     "SyzygyPath: table file '{}' not used: {why}",
                     file.display()
@@ -169,80 +289,104 @@ fn check_path(path: &str) -> Result<Scan, String> {
             }
         }
     }
-    if found == 0 {
-        return Err(format!("SyzygyPath: no Syzygy table files in '{path}'"));
-    }
     Ok(scan)
 }
 
-/// Removes the link directories of tabula processes that are gone (Linux: by `/proc`).
-fn remove_stale_links(tmp: &Path) {
-    if !Path::new("/proc/self").exists() {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(tmp) else {
-        return;
+/// Makes `link` name the very file `file` has open: a later change of what its name on disk
+/// names is not seen through it.
+#[cfg(unix)]
+fn link_to(file: &File, link: &Path) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let fds = if Path::new("/proc/self/fd").is_dir() {
+        "/proc/self/fd"
+    } else {
+        "/dev/fd"
     };
-    for e in entries.flatten() {
-        let name = e.file_name();
-        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(LINKS_PREFIX)) else {
-            continue;
-        };
-        let pid = rest.split('-').next().unwrap_or("");
-        if pid.parse::<u32>().is_ok() && !Path::new("/proc").join(pid).exists() {
-            let _ = std::fs::remove_dir_all(e.path());
-        }
-    }
+    std::os::unix::fs::symlink(format!("{fds}/{}", file.as_raw_fd()), link)
 }
 
-const LINKS_PREFIX: &str = "tabula-syzygy-";
+/// Without descriptor links: a copy of the bytes of the open file.
+#[cfg(not(unix))]
+fn link_to(file: &File, link: &Path) -> std::io::Result<()> {
+    use std::io::{Seek, SeekFrom};
+    let mut from = file;
+    from.seek(SeekFrom::Start(0))?;
+    std::io::copy(&mut from, &mut File::create(link)?)?;
+    Ok(())
+}
 
-/// A private directory of links to the good tables, for the prober to read instead of the
-/// directories that hold bad ones.
-fn link_good(good: &[(String, PathBuf)]) -> Result<PathBuf, String> {
-    static SERIAL: AtomicU32 = AtomicU32::new(0);
-    let tmp = std::env::temp_dir();
-    remove_stale_links(&tmp);
-    let dir = tmp.join(format!(
-        "{LINKS_PREFIX}{}-{}",
-        std::process::id(),
-        SERIAL.fetch_add(1, Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    let fail = |e: std::io::Error| format!("SyzygyPath: cannot make '{}': {e}", dir.display());
-    std::fs::create_dir_all(&dir).map_err(fail)?;
-    for (name, file) in good {
-        let target = std::fs::canonicalize(file).map_err(fail)?;
-        #[cfg(unix)]
-        std::os::unix::fs::symlink(&target, dir.join(name)).map_err(fail)?;
-        #[cfg(not(unix))]
-        std::fs::copy(&target, dir.join(name)).map_err(fail)?;
+/// A private directory (mode 0700, a name no one can guess or make first) of links to the
+/// checked descriptors, for the prober to read.
+fn link_checked(good: &[Checked]) -> Result<TempDir, String> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix("tabula-syzygy-");
+    #[cfg(unix)]
+    let private = {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::Permissions::from_mode(0o700)
+    };
+    #[cfg(unix)]
+    builder.permissions(private);
+    let dir = builder
+        .tempdir()
+        .map_err(|e| format!("SyzygyPath: cannot make a private directory: {e}"))?;
+    if dir.path().to_str().is_none_or(|p| p.contains([':', ';'])) {
+        return Err(format!(
+            "SyzygyPath: the temporary directory '{}' cannot be given to the prober (not UTF-8, or a ':' or ';' in it)",
+            dir.path().display()
+        ));
+    }
+    for c in good {
+        link_to(&c.file, &dir.path().join(&c.name)).map_err(|e| {
+            format!(
+                "SyzygyPath: cannot link '{}' in '{}': {e}",
+                c.name,
+                dir.path().display()
+            )
+        })?;
     }
     Ok(dir)
 }
 
+/// At the process's exit however it comes (`quit`, EOF, the end of a command that set the
+/// option): the directory of links goes with it, unless a search still holds the tables.
+extern "C" fn unload_at_exit() {
+    if let Ok(mut guard) = TABLES.try_write() {
+        LARGEST.store(0, Relaxed);
+        drop(guard.take());
+    }
+}
+
+fn unload_at_exit_once() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: registers a function with no arguments that only takes a lock without
+        // waiting and drops what it holds; a failure to register leaves only the directory.
+        unsafe { libc::atexit(unload_at_exit) };
+    });
+}
+
+/// Frees the tables, their links and their files (`quit`, EOF, an empty `SyzygyPath`).
+pub fn unload() {
+    let mut guard = TABLES.write().unwrap_or_else(|p| p.into_inner());
+    LARGEST.store(0, Relaxed);
+    drop(guard.take());
+}
+
 /// `SyzygyPath`: loads the tables of these directories (`<empty>` or "" unloads them). Each
 /// table file is checked first (see `tbcheck`): one that fails is left out with one error
-/// line naming it, and the others are loaded. On an error that loads nothing (no such
-/// directory, no good table) the tables loaded before stay.
+/// line naming it, and the others are loaded. The same value sent again scans again (a file
+/// replaced on disk is read anew). On an error that loads nothing (no such directory, no
+/// good table) the tables loaded before stay.
 pub fn set_path(value: &str) -> Result<(), String> {
     let path = value.trim();
-    let empty = path.is_empty() || path == "<empty>";
-    let mut guard = match TABLES.write() {
-        Ok(g) => g,
-        Err(poisoned) => poisoned.into_inner(),
-    };
-    if guard.as_ref().is_some_and(|l| l.path == path) {
+    if path.is_empty() || path == "<empty>" {
+        unload();
         return Ok(());
     }
-    if empty {
-        LARGEST.store(0, Relaxed);
-        if let Some(old) = guard.take() {
-            old.unload();
-        }
-        return Ok(());
-    }
-    let scan = check_path(path)?;
+    let mut guard = TABLES.write().unwrap_or_else(|p| p.into_inner());
+    let held = guard.as_ref().map_or(0, |l| l.files.len());
+    let scan = check_path(path, held)?;
     let mut errors = scan.bad;
     if scan.good.is_empty() {
         errors.push(format!(
@@ -250,58 +394,46 @@ pub fn set_path(value: &str) -> Result<(), String> {
         ));
         return Err(errors.join("\n"));
     }
-    let links = if errors.is_empty() {
-        None
-    } else {
-        match link_good(&scan.good) {
-            Ok(dir) => Some(dir),
-            Err(e) => {
-                errors.push(e);
-                return Err(errors.join("\n"));
-            }
+    let links = match link_checked(&scan.good) {
+        Ok(dir) => dir,
+        Err(e) => {
+            errors.push(e);
+            errors.push("SyzygyPath: the tables loaded before stay".to_string());
+            return Err(errors.join("\n"));
         }
     };
-    // The crate holds one set of tables at a time: free the old ones, keeping what is needed
-    // to load them again should the new ones fail.
+    let largest = largest_of(&scan.good);
+    unload_at_exit_once();
+    // The crate holds one set of tables at a time: free the old ones, keeping their links and
+    // files to load them again should the new ones fail.
     LARGEST.store(0, Relaxed);
     let old = guard.take().map(|l| {
         drop(l.tables);
-        (l.path, l.links)
+        (l.links, l.files, l.largest)
     });
-    let dir = links
-        .as_ref()
-        .map_or_else(|| path.to_string(), |d| d.to_string_lossy().into_owned());
-    match TableBases::<CozyAdapter>::new(&dir) {
+    match TableBases::<CozyAdapter>::new(links.path().to_string_lossy()) {
         Ok(tables) => {
-            LARGEST.store(tables.max_pieces(), Relaxed);
             *guard = Some(Loaded {
-                path: path.to_string(),
                 tables,
                 links,
+                files: scan.good,
+                largest,
             });
-            if let Some((_, Some(old_links))) = old {
-                let _ = std::fs::remove_dir_all(old_links);
-            }
+            LARGEST.store(largest, Relaxed);
         }
         Err(e) => {
-            if let Some(links) = links {
-                let _ = std::fs::remove_dir_all(links);
-            }
-            if let Some((old_path, old_links)) = old {
-                // Checked when it was set: the same directory, or the same links.
-                let old_dir = old_links
-                    .as_ref()
-                    .map_or_else(|| old_path.clone(), |d| d.to_string_lossy().into_owned());
-                if let Ok(tables) = TableBases::<CozyAdapter>::new(&old_dir) {
-                    LARGEST.store(tables.max_pieces(), Relaxed);
-                    *guard = Some(Loaded {
-                        path: old_path,
-                        tables,
-                        links: old_links,
-                    });
-                } else if let Some(old_links) = old_links {
-                    let _ = std::fs::remove_dir_all(old_links);
-                }
+            drop(links);
+            if let Some((old_links, old_files, old_largest)) = old
+                && let Ok(tables) =
+                    TableBases::<CozyAdapter>::new(old_links.path().to_string_lossy())
+            {
+                *guard = Some(Loaded {
+                    tables,
+                    links: old_links,
+                    files: old_files,
+                    largest: old_largest,
+                });
+                LARGEST.store(old_largest, Relaxed);
             }
             errors.push(format!(
                 "SyzygyPath: cannot load tables from '{path}': {e:?}"
@@ -512,7 +644,26 @@ pub fn set_option(name: &str, value: &str) -> Option<Result<(), String>> {
 
 #[cfg(test)]
 mod tests {
-    use super::is_table_name;
+    use super::{is_table_name, largest, set_path};
+
+    /// The largest table is the largest WDL file loaded (before: always 7, the crate's count
+    /// of every material it registers whether its file exists or not). The only test of this
+    /// binary that loads tables (they are process-wide).
+    #[test]
+    fn largest_comes_from_the_files_loaded() {
+        let committed = format!("{}/tests/data/syzygy", env!("CARGO_MANIFEST_DIR"));
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        for name in ["KQvK.rtbw", "KQvK.rtbz", "KRvK.rtbw", "KBNvK.rtbz"] {
+            std::fs::copy(format!("{committed}/{name}"), dir.path().join(name)).expect("copy");
+        }
+        let path = dir.path().to_string_lossy().into_owned();
+        assert_eq!(set_path(&path), Ok(()));
+        assert_eq!(largest(), 3, "KBNvK has no WDL file");
+        assert_eq!(set_path(&committed), Ok(()));
+        assert_eq!(largest(), 4);
+        assert_eq!(set_path(""), Ok(()));
+        assert_eq!(largest(), 0);
+    }
 
     #[test]
     fn table_names() {

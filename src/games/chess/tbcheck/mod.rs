@@ -30,8 +30,9 @@
 //!   block elsewhere may be read a little past its end, but that is still the file).
 //!
 //! Damaged bytes that pass (inside the Huffman-coded data) give wrong values, never a read
-//! outside the file or a non-ending loop. Not covered: a file changed on disk after the check
-//! (the crate maps it at the first probe).
+//! outside the file or a non-ending loop. The crate is then shown the descriptors that were
+//! checked, not the names (`syzygy::set_path`); not covered: a checked file changed in place
+//! (the same inode cut or rewritten) after the check, as the crate maps it at the first probe.
 
 use std::fmt;
 
