@@ -36,8 +36,12 @@ fn corpus() -> PathBuf {
 }
 
 fn datagen(out: &Path, games: u32, extra: &[&str]) {
+    datagen_of("chess", out, games, extra)
+}
+
+fn datagen_of(game: &str, out: &Path, games: u32, extra: &[&str]) {
     let o = Command::new(TABULA)
-        .args(["datagen", "--game", "chess", "--out"])
+        .args(["datagen", "--game", game, "--out"])
         .arg(out)
         .args([
             "--games",
@@ -172,22 +176,8 @@ fn a_seed_carried_on_in_a_second_shard_holds_the_same_games() {
     let d = tmp("first");
     // Othello with side lines: several blocks a game.
     let othello = |out: &Path, games: u32, extra: &[&str]| {
-        let o = Command::new(TABULA)
-            .args(["--game", "othello", "datagen", "--out"])
-            .arg(out)
-            .args([
-                "--games",
-                &games.to_string(),
-                "--seed",
-                "11",
-                "--nodes",
-                "300",
-            ])
-            .args(["--branches", "2"])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", text(&o));
+        let with_branches: Vec<&str> = ["--branches", "2"].iter().chain(extra).copied().collect();
+        datagen_of("othello", out, games, &with_branches)
     };
     let whole = d.join("whole.bin");
     othello(&whole, 5, &[]);
