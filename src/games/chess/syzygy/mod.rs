@@ -246,6 +246,22 @@ fn rank(wdl: WdlProbeResult) -> i32 {
     }
 }
 
+/// The board as the crate takes it: white and black men, then kings, queens, rooks,
+/// bishops, knights and pawns of both colours.
+fn material(board: &Board) -> [u64; 8] {
+    let pieces = |p: Piece| board.pieces(p).0;
+    [
+        board.colors(Color::White).0,
+        board.colors(Color::Black).0,
+        pieces(Piece::King),
+        pieces(Piece::Queen),
+        pieces(Piece::Rook),
+        pieces(Piece::Bishop),
+        pieces(Piece::Knight),
+        pieces(Piece::Pawn),
+    ]
+}
+
 /// The WDL of `board` regardless of the search conditions (tests, tools); `None` without a
 /// table for it.
 pub fn wdl(board: &Board) -> Option<Outcome> {
@@ -254,21 +270,11 @@ pub fn wdl(board: &Board) -> Option<Outcome> {
     }
     let guard = TABLES.read().ok()?;
     let loaded = guard.as_ref()?;
-    let pieces = |p: Piece| board.pieces(p).0;
+    let [w, b, k, q, r, bi, n, p] = material(board);
+    let white = board.side_to_move() == Color::White;
     loaded
         .tables
-        .probe_wdl(
-            board.colors(Color::White).0,
-            board.colors(Color::Black).0,
-            pieces(Piece::King),
-            pieces(Piece::Queen),
-            pieces(Piece::Rook),
-            pieces(Piece::Bishop),
-            pieces(Piece::Knight),
-            pieces(Piece::Pawn),
-            ep_square(board),
-            board.side_to_move() == Color::White,
-        )
+        .probe_wdl(w, b, k, q, r, bi, n, p, ep_square(board), white)
         .ok()
         .map(outcome)
 }
@@ -296,26 +302,18 @@ pub fn probe_root(board: &Board) -> Option<(Vec<Move>, Outcome)> {
     // Writing: the crate's root probe must not run on two threads at once.
     let guard = TABLES.write().ok()?;
     let loaded = guard.as_ref()?;
-    let pieces = |p: Piece| board.pieces(p).0;
+    let [w, b, k, q, r, bi, n, p] = material(board);
+    let (clock, white) = (
+        u32::from(board.halfmove_clock()),
+        board.side_to_move() == Color::White,
+    );
     let probe = loaded
         .tables
-        .probe_root(
-            board.colors(Color::White).0,
-            board.colors(Color::Black).0,
-            pieces(Piece::King),
-            pieces(Piece::Queen),
-            pieces(Piece::Rook),
-            pieces(Piece::Bishop),
-            pieces(Piece::Knight),
-            pieces(Piece::Pawn),
-            u32::from(board.halfmove_clock()),
-            ep_square(board),
-            board.side_to_move() == Color::White,
-        )
+        .probe_root(w, b, k, q, r, bi, n, p, clock, ep_square(board), white)
         .ok()?;
     drop(guard);
     let mut scored = Vec::new();
-    for value in &probe.moves[..probe.num_moves] {
+    for value in probe.moves.iter().take(probe.num_moves) {
         let DtzProbeValue::DtzResult(r) = value else {
             continue;
         };
