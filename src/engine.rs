@@ -380,10 +380,12 @@ impl<G: Game> Engine<G> {
                     None => return Err(format!("unknown option '{}'", name.trim())),
                     Some(Err(e)) => return Err(e),
                     Some(Ok(())) => {
-                        let mut pos = self.pos.clone();
-                        let _ = pos.set_option(name.trim(), v);
+                        if !G::process_wide_option(name.trim()) {
+                            let mut pos = self.pos.clone();
+                            let _ = pos.set_option(name.trim(), v);
+                            self.pos = pos;
+                        }
                         self.start = start;
-                        self.pos = pos;
                     }
                 }
             }

@@ -20,6 +20,13 @@ pub trait Oracles: Rules {
         None
     }
 
+    /// Whether a game-specific option sets state of the whole process (chess: the Syzygy
+    /// options) rather than of a position: applied once, to the start position, and not
+    /// again to the current one (a `SyzygyPath` would be checked twice).
+    fn process_wide_option(_name: &str) -> bool {
+        false
+    }
+
     /// The share of a move's soft time budget, in percent, the exact solver may take before
     /// the heuristic search (never past the hard limit). Large only where the solver is
     /// expected to finish (then it is the player); small where it may well not, so that the
@@ -67,6 +74,20 @@ pub trait Oracles: Rules {
     /// Frees what the game's oracles hold outside the process (chess: the private directory
     /// of links to its Syzygy tables), at `quit` and EOF.
     fn release(&self) {}
+
+    /// What the game's oracles have to tell the user since last asked, one line each, those
+    /// about a failure starting `error: ` (chess: tables checked in the background, a table
+    /// let go because another process began to change it); the protocol shows them as
+    /// `info string` lines at the next `isready` or `go`.
+    fn notices(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Called when a protocol session starts (a GUI waits on every answer): loads that can
+    /// take long answer within about half a second and go on in the background (chess: the
+    /// check of the Syzygy tables). Tools that need everything loaded before they go on
+    /// (datagen, tests) do not call it.
+    fn answer_promptly(&self) {}
 
     /// Prepares heavy tables (called before the first `readyok`).
     fn warm_up(&self) {}

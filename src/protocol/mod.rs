@@ -173,6 +173,7 @@ pub struct Session<G: Game> {
 
 impl<G: Game> Session<G> {
     pub fn new(start: G, out: Output) -> Self {
+        start.answer_promptly();
         Session {
             engine: Engine::new(start),
             out,
@@ -191,6 +192,15 @@ impl<G: Game> Session<G> {
     fn dialect(&self) -> Dialect {
         self.dialect
             .unwrap_or(if G::UCI { Dialect::Uci } else { Dialect::Ugi })
+    }
+
+    /// What the game's oracles have to say since the last command that asked (tables checked
+    /// in the background, a table let go because it was changed on disk), one `info string`
+    /// line each.
+    fn show_notices(&self) {
+        for notice in self.engine.position().notices() {
+            self.out.line(&format!("info string {notice}"));
+        }
     }
 
     /// One `info string error:` line (and log line) for each line of `msg`.
@@ -259,7 +269,10 @@ impl<G: Game> Session<G> {
             Command::Uci => self.handshake(Dialect::Uci),
             Command::Ugi => self.handshake(Dialect::Ugi),
             Command::Debug(on) => self.debug.store(on, Relaxed),
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => {
+                self.show_notices();
+                self.out.line("readyok");
+            }
             Command::Register => {}
             Command::NewGame => self.engine.new_game(),
             Command::SetOption { name, value } => {
@@ -273,6 +286,7 @@ impl<G: Game> Session<G> {
                 }
             }
             Command::Go(go) => {
+                self.show_notices();
                 if let Some(depth) = go.perft {
                     // Perft runs on the input thread (as in Stockfish): bound it so that the
                     // engine cannot be hung by a command.

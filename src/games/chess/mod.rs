@@ -473,6 +473,18 @@ impl Oracles for Chess {
         syzygy::unload();
     }
 
+    fn process_wide_option(name: &str) -> bool {
+        name.to_ascii_lowercase().starts_with("syzygy")
+    }
+
+    fn notices(&self) -> Vec<String> {
+        syzygy::take_notices()
+    }
+
+    fn answer_promptly(&self) {
+        syzygy::answer_within(syzygy::CHECK_BUDGET);
+    }
+
     fn set_option(&mut self, name: &str, value: &str) -> Option<Result<(), String>> {
         if let Some(result) = syzygy::set_option(name, value) {
             return Some(result);

@@ -7,9 +7,10 @@
 //! user's directories hold later is never read through it.
 
 use super::super::tbcheck;
+use super::lease;
 use std::collections::HashSet;
 use std::fs::File;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use tempfile::TempDir;
 
@@ -18,6 +19,8 @@ use tempfile::TempDir;
 pub(super) struct Checked {
     pub(super) name: String,
     pub(super) file: File,
+    /// A read lease is held on `file` (`lease`): no one cuts it in place unseen.
+    pub(super) leased: bool,
 }
 
 /// Whether a file name is a Syzygy table (`KRvK.rtbw`, `KQvKR.rtbz`).
@@ -113,9 +116,9 @@ fn open_table(file: &Path) -> std::io::Result<File> {
     options.open(file)
 }
 
-/// Checks one table file; the open descriptor whose bytes were checked, or why it cannot be
-/// used.
-fn check_file(name: &str, file: &Path) -> Result<File, String> {
+/// Checks one table file; the open descriptor whose bytes were checked (with whether a read
+/// lease guards it), or why it cannot be used.
+fn check_file(name: &str, file: &Path) -> Result<(File, bool), String> {
     let meta = std::fs::metadata(file).map_err(|e| format!("cannot read it: {e}"))?;
     if meta.is_dir() {
         return Err("it is a directory".into());
@@ -134,20 +137,22 @@ fn check_file(name: &str, file: &Path) -> Result<File, String> {
     if meta.len() == 0 {
         return Err("empty file".into());
     }
+    // The lease first: from here on a writer waits until these bytes are let go.
+    let leased = lease::take(&handle)?;
     let id = identity(name, &meta);
     if id.as_ref().is_some_and(passed_before) {
-        return Ok(handle);
+        return Ok((handle, leased));
     }
     // SAFETY: the file is mapped read-only and only read through the slice while the map
-    // lives. Were another process to shorten this very file (the same inode) during the
-    // check, a read could fault (SIGBUS); the prober maps the same inode later and takes the
-    // same risk, which no check can remove for a file changed in place under it.
+    // lives. With a lease, no other process can shorten this file (the same inode) before the
+    // lease is let go; without one (see `lease`), a read could fault (SIGBUS) were it cut
+    // during the check, the risk the prober takes later too.
     let map = unsafe { memmap2::Mmap::map(&handle) }.map_err(|e| format!("cannot map it: {e}"))?;
     tbcheck::check(name, &map).map_err(|e| e.0)?;
     if let Some(id) = id {
         remember_passed(id);
     }
-    Ok(handle)
+    Ok((handle, leased))
 }
 
 /// Whether the bytes of a table file named `name` (`KQvKR.rtbw`) may be shown to the prober,
@@ -180,14 +185,25 @@ fn room_for_files(want: usize) {
 #[cfg(not(unix))]
 fn room_for_files(_: usize) {}
 
-/// Checks every directory of a `:`-separated path and every table file in them; `held`:
-/// the descriptors the tables loaded now hold.
-pub(super) fn check_path(path: &str, held: usize) -> Result<Scan, String> {
-    let mut scan = Scan {
-        good: Vec::new(),
-        bad: Vec::new(),
-    };
-    let mut listed = Vec::new();
+/// A table file found in a `SyzygyPath` directory, not checked yet.
+pub(super) struct Found {
+    name: String,
+    path: PathBuf,
+}
+
+impl Found {
+    /// Pieces of the table (`KQvKR`: 4).
+    fn pieces(&self) -> usize {
+        self.name.find('.').unwrap_or(0) - 1
+    }
+}
+
+/// The table files of every directory of a `:`-separated path (the first found of each
+/// name), fewest pieces first, then smallest: the order they are checked in, so that the
+/// tables probed most, and reached by captures from the others, come first. `held`: the
+/// descriptors the tables loaded now hold (the limit on open files is raised for all).
+pub(super) fn find(path: &str, held: usize) -> Result<Vec<Found>, String> {
+    let mut found: Vec<(Found, u64)> = Vec::new();
     for dir in path.split(':').filter(|d| !d.is_empty()) {
         let entries = std::fs::read_dir(dir)
             .map_err(|e| format!("SyzygyPath: cannot read directory '{dir}': {e}"))?;
@@ -197,29 +213,50 @@ pub(super) fn check_path(path: &str, held: usize) -> Result<Scan, String> {
             .filter(|n| is_table_name(n))
             .collect();
         names.sort();
-        listed.push((dir, names));
-    }
-    let found: usize = listed.iter().map(|(_, names)| names.len()).sum();
-    if found == 0 {
-        return Err(format!("SyzygyPath: no Syzygy table files in '{path}'"));
-    }
-    room_for_files(held + found + 256);
-    for (dir, names) in listed {
         for name in names {
-            if scan.good.iter().any(|c| c.name == name) {
+            if found.iter().any(|(f, _)| f.name == name) {
                 continue;
             }
-            let file = Path::new(dir).join(&name);
-            match check_file(&name, &file) {
-                Ok(file) => scan.good.push(Checked { name, file }),
-                Err(why) => scan.bad.push(format!(
-                    "SyzygyPath: table file '{}' not used: {why}",
-                    file.display()
-                )),
-            }
+            let path = Path::new(dir).join(&name);
+            let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+            found.push((Found { name, path }, size));
         }
     }
-    Ok(scan)
+    if found.is_empty() {
+        return Err(format!("SyzygyPath: no Syzygy table files in '{path}'"));
+    }
+    room_for_files(held + found.len() + 256);
+    found.sort_by(|(a, size_a), (b, size_b)| {
+        (a.pieces(), size_a, &a.name).cmp(&(b.pieces(), size_b, &b.name))
+    });
+    Ok(found.into_iter().map(|(f, _)| f).collect())
+}
+
+/// Checks found files in order while `go_on` says so (asked after each file): what
+/// passed and what failed, and the files not reached.
+pub(super) fn check_while(found: Vec<Found>, go_on: &dyn Fn() -> bool) -> (Scan, Vec<Found>) {
+    let mut scan = Scan {
+        good: Vec::new(),
+        bad: Vec::new(),
+    };
+    let mut rest = found.into_iter();
+    for f in rest.by_ref() {
+        match check_file(&f.name, &f.path) {
+            Ok((file, leased)) => scan.good.push(Checked {
+                name: f.name,
+                file,
+                leased,
+            }),
+            Err(why) => scan.bad.push(format!(
+                "SyzygyPath: table file '{}' not used: {why}",
+                f.path.display()
+            )),
+        }
+        if !go_on() {
+            break;
+        }
+    }
+    (scan, rest.collect())
 }
 
 /// Makes `link` name the very file `file` has open: a later change of what its name on disk

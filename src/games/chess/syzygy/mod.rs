@@ -20,7 +20,10 @@
 //!   only those with the shortest (longest) distance to zeroing, so won endings are converted
 //!   within the 50-move rule.
 
+mod background;
 mod files;
+mod lease;
+mod tables;
 
 use crate::game::Outcome;
 use cozy_chess::{
@@ -28,11 +31,11 @@ use cozy_chess::{
     get_knight_moves, get_pawn_attacks, get_rook_moves,
 };
 pub use files::check_table;
-use files::{Checked, check_path, largest_of, link_checked};
-use pyrrhic_rs::{DtzProbeValue, EngineAdapter, TableBases, WdlProbeResult};
-use std::sync::RwLock;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, Ordering::Relaxed};
-use tempfile::TempDir;
+use files::{check_while, find};
+use pyrrhic_rs::{DtzProbeValue, EngineAdapter, WdlProbeResult};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+use tables::{LARGEST, TABLES};
 
 /// Attack generation for the prober, from cozy-chess.
 #[derive(Clone)]
@@ -67,51 +70,51 @@ impl EngineAdapter for CozyAdapter {
     }
 }
 
-struct Loaded {
-    /// Dropped first: the crate unmaps its tables before the links and files go.
-    tables: TableBases<CozyAdapter>,
-    /// The private directory of links to `files`, removed on drop.
-    links: TempDir,
-    files: Vec<Checked>,
-    /// Pieces of the largest WDL table among `files`.
-    largest: u32,
-}
-
-static TABLES: RwLock<Option<Loaded>> = RwLock::new(None);
-/// Pieces of the largest table loaded; 0 without tables (the fast "no" of every probe).
-static LARGEST: AtomicU32 = AtomicU32::new(0);
 static PROBE_DEPTH: AtomicI32 = AtomicI32::new(1);
 static RULE50: AtomicBool = AtomicBool::new(true);
 static PROBE_LIMIT: AtomicU32 = AtomicU32::new(7);
 
-/// At the process's exit however it comes (`quit`, EOF, the end of a command that set the
-/// option): the directory of links goes with it, unless a search still holds the tables.
-extern "C" fn unload_at_exit() {
-    if let Ok(mut guard) = TABLES.try_write() {
-        LARGEST.store(0, Relaxed);
-        drop(guard.take());
-    }
+/// How long `SyzygyPath` checks tables before it answers in a protocol session
+/// (`answer_within`); the rest is checked in the background (`background`).
+pub const CHECK_BUDGET: Duration = Duration::from_millis(500);
+/// The budget in milliseconds; `u64::MAX`: none, every table is checked before the answer
+/// (the library's default, for tools and tests that need every table before they go on).
+static BUDGET_MS: AtomicU64 = AtomicU64::new(u64::MAX);
+
+/// From now on `SyzygyPath` answers after checking tables for at most `budget` (fewest
+/// pieces first) and checks the rest in the background.
+pub fn answer_within(budget: Duration) {
+    let ms = u64::try_from(budget.as_millis()).unwrap_or(u64::MAX - 1);
+    BUDGET_MS.store(ms, Relaxed);
 }
 
-fn unload_at_exit_once() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        // SAFETY: registers a function with no arguments that only takes a lock without
-        // waiting and drops what it holds; a failure to register leaves only the directory.
-        unsafe { libc::atexit(unload_at_exit) };
-    });
+/// The budget in force: `TABULA_SYZYGY_CHECK_MS` where set (tests, measurements), else
+/// `answer_within`'s, else none.
+fn check_budget() -> Option<Duration> {
+    let ms = std::env::var("TABULA_SYZYGY_CHECK_MS")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| BUDGET_MS.load(Relaxed));
+    (ms != u64::MAX).then(|| Duration::from_millis(ms))
+}
+
+/// The messages for the user since the last call (one line each; `error: ...` where
+/// something went wrong: a table let go because another process began to change it, one
+/// refused by the background check), for `info string`.
+pub fn take_notices() -> Vec<String> {
+    tables::take_notices()
 }
 
 /// Frees the tables, their links and their files (`quit`, EOF, an empty `SyzygyPath`).
 pub fn unload() {
-    let mut guard = TABLES.write().unwrap_or_else(|p| p.into_inner());
-    LARGEST.store(0, Relaxed);
-    drop(guard.take());
+    tables::unload();
 }
 
 /// `SyzygyPath`: loads the tables of these directories (`<empty>` or "" unloads them). Each
 /// table file is checked first (see `tbcheck`): one that fails is left out with one error
-/// line naming it, and the others are loaded. The same value sent again scans again (a file
+/// line naming it, and the others are loaded. Within a budget (`answer_within`) the check
+/// runs that long (fewest pieces first) before the answer; the rest is checked in the
+/// background and loaded as it passes (`take_notices` tells). The same value sent again scans again (a file
 /// replaced on disk is read anew). On an error that loads nothing (no such directory, no
 /// good table) the tables loaded before stay.
 pub fn set_path(value: &str) -> Result<(), String> {
@@ -120,59 +123,35 @@ pub fn set_path(value: &str) -> Result<(), String> {
         unload();
         return Ok(());
     }
-    let mut guard = TABLES.write().unwrap_or_else(|p| p.into_inner());
-    let held = guard.as_ref().map_or(0, |l| l.files.len());
-    let scan = check_path(path, held)?;
+    lease::watch(tables::let_go_of_changed_tables);
+    let found = find(path, tables::held())?;
+    let generation = tables::GENERATION.fetch_add(1, Relaxed) + 1;
+    let until = check_budget().map(|budget| Instant::now() + budget);
+    let (scan, rest) = check_while(found, &|| until.is_none_or(|t| Instant::now() < t));
     let mut errors = scan.bad;
-    if scan.good.is_empty() {
+    if scan.good.is_empty() && rest.is_empty() {
         errors.push(format!(
             "SyzygyPath: no usable table in '{path}'; the tables loaded before stay"
         ));
         return Err(errors.join("\n"));
     }
-    let links = match link_checked(&scan.good) {
-        Ok(dir) => dir,
-        Err(e) => {
-            errors.push(e);
-            errors.push("SyzygyPath: the tables loaded before stay".to_string());
-            return Err(errors.join("\n"));
-        }
-    };
-    let largest = largest_of(&scan.good);
-    unload_at_exit_once();
-    // The crate holds one set of tables at a time: free the old ones, keeping their links and
-    // files to load them again should the new ones fail.
-    LARGEST.store(0, Relaxed);
-    let old = guard.take().map(|l| {
-        drop(l.tables);
-        (l.links, l.files, l.largest)
-    });
-    match TableBases::<CozyAdapter>::new(links.path().to_string_lossy()) {
-        Ok(tables) => {
-            *guard = Some(Loaded {
-                tables,
-                links,
-                files: scan.good,
-                largest,
-            });
-            LARGEST.store(largest, Relaxed);
-        }
-        Err(e) => {
-            drop(links);
-            if let Some((old_links, old_files, old_largest)) = old
-                && let Ok(tables) =
-                    TableBases::<CozyAdapter>::new(old_links.path().to_string_lossy())
-            {
-                *guard = Some(Loaded {
-                    tables,
-                    links: old_links,
-                    files: old_files,
-                    largest: old_largest,
-                });
-                LARGEST.store(old_largest, Relaxed);
-            }
+    if !scan.good.is_empty()
+        && let Err(why) = tables::replace(scan.good, generation)
+    {
+        errors.push(format!(
+            "SyzygyPath: cannot load tables from '{path}': {why}; the tables loaded before stay"
+        ));
+        return Err(errors.join("\n"));
+    }
+    if !rest.is_empty() {
+        let left = rest.len();
+        if background::check_rest(rest, generation) {
+            tables::notice(vec![format!(
+                "SyzygyPath: {left} more table files are being checked in the background; they are probed as they pass"
+            )]);
+        } else {
             errors.push(format!(
-                "SyzygyPath: cannot load tables from '{path}': {e:?}"
+                "SyzygyPath: cannot start checking the other {left} table files; they are not used"
             ));
         }
     }

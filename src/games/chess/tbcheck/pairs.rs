@@ -282,7 +282,7 @@ pub(super) fn decode_reads(f: &Bytes, p: &Pairs, at: u64, mut lit: i64) -> Resul
         let len = i64::from(
             *p.sym_len
                 .get(sym as usize)
-                .ok_or(Bad("bad symbol".into()))?,
+                .ok_or_else(|| Bad("bad symbol".into()))?,
         );
         if lit < len + 1 {
             return Ok(());
