@@ -21,6 +21,10 @@
 //! ```compile_fail,E0451
 //! let forged = tabula::simd::Level { vector: tabula::simd::Vector::Avx512, pext: true };
 //! ```
+//! nor named, as the enum it was before issue 89 allowed (`Level::Avx512` on any processor):
+//! ```compile_fail,E0599
+//! let forged: tabula::simd::Level = tabula::simd::Level::Avx512;
+//! ```
 //! only received from detection:
 //! ```
 //! let l: tabula::simd::Level = tabula::simd::level();

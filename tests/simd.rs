@@ -29,6 +29,10 @@ fn bench_level(value: Option<&str>) -> String {
 fn tabula_simd_scalar_turns_pext_off_and_nothing_raises_a_level() {
     assert_eq!(bench_level(Some("scalar")), "sse4.2");
     let best = bench_level(None);
+    // The binary's detection is the library's: `pext` is named where it is present and fast.
+    let here = tabula::simd::detected();
+    assert_eq!(best, here.name(), "unasked, the best level here");
+    assert_eq!(best.contains("+pext"), here.pext());
     // A level never rises above the processor's (here, what the binary detects unasked).
     for asked in ["avx512", "avx2", "nonsense"] {
         let got = bench_level(Some(asked));
