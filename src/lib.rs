@@ -3,6 +3,7 @@
 //! the header comment of each module for the inside (what it owns, its invariants).
 
 pub mod arena;
+pub mod baseline;
 pub mod bench;
 pub mod bits;
 pub mod busy;

@@ -392,7 +392,17 @@ fn run_argument_commands(cli: &Cli, commands: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// The processor check, run by the loader before `main` (`tabula::baseline`: one line naming
+/// the features this build needs and the processor lacks, instead of `SIGILL`).
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static BASELINE_CHECK: extern "C" fn() = tabula::baseline::check;
+
 fn main() -> ExitCode {
+    #[cfg(not(any(target_os = "linux", target_os = "android", target_os = "freebsd")))]
+    tabula::baseline::check();
+    tabula::baseline::pretend_from_env();
     if let Some((flags, commands)) = argument_commands() {
         let cli = Cli::parse_from(flags);
         if let Err(e) = init_log(cli.log_file.as_deref()) {

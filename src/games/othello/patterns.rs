@@ -16,6 +16,7 @@
 //! learns from the positions of two phase intervals and the evaluation has no step between
 //! phases.
 
+use crate::simd::{self, Level};
 use std::sync::OnceLock;
 
 /// The shapes, as (row, column) cells of one canonical placement.
@@ -179,15 +180,24 @@ pub fn layout() -> &'static Layout {
 
 /// Each instance's index within its table in its first square order (`index(me, opp,
 /// &orders[0])`, as the evaluation reads the unfolded weights, `offsets` apart), gathered with
-/// BMI2's `pext` where the processor has it (a pair of gathers and table reads an instance
-/// instead of a loop over its squares).
+/// BMI2's `pext` where the level in use has it (`simd::level`: present, fast, and not turned
+/// off by `TABULA_SIMD=scalar`; a pair of gathers and table reads an instance instead of a loop
+/// over its squares).
 #[inline]
 pub fn local_indices(me: u64, opp: u64) -> Local {
+    local_indices_at(simd::level(), me, opp)
+}
+
+/// `local_indices` with the gathers of `level` (a token from detection, `simd::Level`).
+#[inline]
+pub fn local_indices_at(level: Level, me: u64, opp: u64) -> Local {
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("bmi2") {
-        // SAFETY: the processor has BMI2 (checked just above).
+    if level.pext() {
+        // SAFETY: a `Level` is made only by `simd`'s detection, which sets `pext` only where
+        // the processor has BMI2.
         return unsafe { local_bmi2(me, opp) };
     }
+    let _ = level;
     local_portable(me, opp)
 }
 
@@ -299,7 +309,8 @@ pub fn features(me: u64, opp: u64, out: &mut Vec<u32>) {
 mod tests {
     use super::*;
 
-    /// The gathered indices (BMI2 where the processor has it) are the square-by-square ones, and
+    /// The gathered indices (at every level here, and with `pext` where BMI2 is present) are the
+    /// square-by-square ones, and
     /// so are those a move's update (`after`) gives, on random boards and every legal move.
     #[test]
     fn gathered_and_updated_indices_match_the_square_order() {
@@ -311,11 +322,19 @@ mod tests {
             x ^= x << 17;
             let me = x & 0x5A5A_F0F0_3C3C_0FF0u64.rotate_left((x % 64) as u32);
             let opp = !me & (x.rotate_left(23) | x.rotate_left(41));
-            assert_eq!(
-                local_indices(me, opp),
-                local_portable(me, opp),
-                "{me:#x} {opp:#x}"
-            );
+            let portable = local_portable(me, opp);
+            for level in simd::Level::available() {
+                let gathered = local_indices_at(level, me, opp);
+                assert_eq!(gathered, portable, "{level:?} {me:#x} {opp:#x}");
+            }
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("bmi2") {
+                // `pext` itself, where the processor has it even if slow (and so unused).
+                // SAFETY: BMI2 is present (checked just above).
+                let gathered = unsafe { local_bmi2(me, opp) };
+                assert_eq!(gathered, portable, "pext {me:#x} {opp:#x}");
+            }
+            assert_eq!(local_indices(me, opp), portable, "{me:#x} {opp:#x}");
             let view = local_indices(opp, me);
             let mut m = crate::games::othello::endgame8::moves(me, opp);
             while m != 0 {

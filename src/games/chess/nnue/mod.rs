@@ -22,7 +22,7 @@
 //! (`Chess::play`); each accumulator records the frame it was built in.
 
 use crate::learn::network::Network;
-use crate::simd::{self, Level};
+use crate::simd::{self, Level, Vector};
 use cozy_chess::{Board, Color, Piece, Square};
 
 pub const INPUTS: usize = 768;
@@ -158,7 +158,8 @@ impl Net {
         self.evaluate_at(simd::level(), acc, board)
     }
 
-    /// `refresh` with the kernels of `level` (one the processor has: `simd::Level::available`).
+    /// `refresh` with the kernels of `level` (a token from detection: `simd::Level::available`,
+    /// so any the caller holds is one the processor runs).
     pub fn refresh_at(&self, level: Level, board: &Board) -> Accumulator {
         let mut acc = Accumulator::zero();
         for side in [Color::White, Color::Black] {
@@ -170,12 +171,12 @@ impl Net {
     /// `refresh_side` with the kernels of `level` (one the processor has).
     pub fn refresh_side_at(&self, level: Level, acc: &mut Accumulator, side: Color, board: &Board) {
         #[cfg(target_arch = "x86_64")]
-        match level {
-            // SAFETY (both arms): `level` is one the processor has (`simd::level` returns only
-            // detected levels; callers of `*_at` pass one of `Level::available`).
-            Level::Avx512 => return unsafe { self.refresh_avx512(acc, side, board) },
-            Level::Avx2 => return unsafe { self.refresh_avx2(acc, side, board) },
-            Level::Scalar => {}
+        match level.vector() {
+            // SAFETY (both arms): a `Level` is made only by `simd`'s detection and only ever
+            // lowered, so the processor has the features of `level.vector()`.
+            Vector::Avx512 => return unsafe { self.refresh_avx512(acc, side, board) },
+            Vector::Avx2 => return unsafe { self.refresh_avx2(acc, side, board) },
+            Vector::Scalar => {}
         }
         let _ = level;
         self.refresh_generic(acc, side, board)
@@ -190,11 +191,11 @@ impl Net {
         added: &[(Color, Piece, Square)],
     ) {
         #[cfg(target_arch = "x86_64")]
-        match level {
+        match level.vector() {
             // SAFETY (both arms): as in `refresh_at`.
-            Level::Avx512 => return unsafe { self.update_avx512(acc, removed, added) },
-            Level::Avx2 => return unsafe { self.update_avx2(acc, removed, added) },
-            Level::Scalar => {}
+            Vector::Avx512 => return unsafe { self.update_avx512(acc, removed, added) },
+            Vector::Avx2 => return unsafe { self.update_avx2(acc, removed, added) },
+            Vector::Scalar => {}
         }
         let _ = level;
         self.update_generic(acc, removed, added)
@@ -203,11 +204,11 @@ impl Net {
     /// `evaluate` with the kernels of `level` (one the processor has).
     pub fn evaluate_at(&self, level: Level, acc: &Accumulator, board: &Board) -> i32 {
         #[cfg(target_arch = "x86_64")]
-        match level {
+        match level.vector() {
             // SAFETY (both arms): as in `refresh_at`.
-            Level::Avx512 => return unsafe { self.evaluate_avx512(acc, board) },
-            Level::Avx2 => return unsafe { self.evaluate_avx2(acc, board) },
-            Level::Scalar => {}
+            Vector::Avx512 => return unsafe { self.evaluate_avx512(acc, board) },
+            Vector::Avx2 => return unsafe { self.evaluate_avx2(acc, board) },
+            Vector::Scalar => {}
         }
         let _ = level;
         self.evaluate_generic(acc, board)

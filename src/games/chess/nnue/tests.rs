@@ -189,7 +189,7 @@ fn every_simd_path_equals_the_baseline() {
                     assert_eq!(fresh.v, acc.v, "{l:?} refresh at {}", pos.fen());
                     assert_eq!(
                         net.evaluate_at(l, acc, &pos.board),
-                        net.evaluate_at(Level::Scalar, &accs[0], &pos.board),
+                        net.evaluate_at(levels[0], &accs[0], &pos.board),
                         "{l:?} evaluate at {}",
                         pos.fen()
                     );
