@@ -12,7 +12,7 @@
 //! their own builds. `check` and `report` are compiled with the crate's flags, so the compiler
 //! is allowed to use the v2 instructions in them too; they are straight-line integer code
 //! (CPUID, bit tests, `write`, `_exit`; no loop over data that could be vectorised, no bit
-//! count), in which it has none to use, and `tests/baseline.rs` runs the binary on an emulated
+//! count), in which it has none to use, and `tests/processor/baseline.rs` runs the binary on an emulated
 //! Core 2 (qemu-user, `-cpu core2duo`) to see the line rather than `SIGILL`.
 //!
 //! `TABULA_PRETEND_LACKS=popcnt,sse4.2` (a testing hook, read at the top of `main`) reports

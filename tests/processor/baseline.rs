@@ -7,7 +7,7 @@
 
 use std::process::{Command, Output};
 
-const TABULA: &str = env!("CARGO_BIN_EXE_tabula");
+use super::TABULA;
 
 fn run(cmd: &mut Command) -> Output {
     match cmd.output() {

@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-const TABULA: &str = env!("CARGO_BIN_EXE_tabula");
+use super::TABULA;
 
 /// The level named on `bench`'s first line under `TABULA_SIMD=value` (unset: `None`).
 fn bench_level(value: Option<&str>) -> String {
