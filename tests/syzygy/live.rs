@@ -66,6 +66,16 @@ impl Live {
             .unwrap_or_default();
         (info, lines.last().cloned().unwrap_or_default())
     }
+    /// A search of `fen` that the tables answer: tbhits and a winning score.
+    fn expect_tablebase_win(&mut self, fen: &str, depth: u32) {
+        let (info, _) = self.search(fen, depth);
+        assert!(tbhits(&info) > 0 && winning(&info), "{fen}: {info}");
+    }
+    /// `quit`, and a clean exit.
+    fn quit_cleanly(self) {
+        let status = self.end(true);
+        assert!(status.success(), "exit {status:?}");
+    }
     /// Ends the engine with `quit` (or EOF without): its exit status.
     fn end(mut self, quit: bool) -> std::process::ExitStatus {
         if quit {
@@ -74,6 +84,22 @@ impl Live {
         drop(self.stdin.take());
         self.child.wait().expect("wait")
     }
+}
+
+/// The `info string error` lines of an answer.
+fn error_lines(answer: &[String]) -> Vec<&String> {
+    answer
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .collect()
+}
+
+/// An answer without any `info string` line (no error, nothing loaded later).
+fn assert_quiet(answer: &[String]) {
+    assert!(
+        !answer.iter().any(|l| l.starts_with("info string")),
+        "{answer:?}"
+    );
 }
 
 /// A fresh empty directory for a test, removed on drop.
@@ -125,10 +151,7 @@ fn files_changed_after_setoption_are_not_read() {
     copy_tables(&copy.0, &["KQvK"]);
     let mut engine = Live::start(&tmp.0);
     let answer = engine.set_path(&copy.path());
-    assert!(
-        !answer.iter().any(|l| l.starts_with("info string")),
-        "{answer:?}"
-    );
+    assert_quiet(&answer);
     // A download in progress: empty files for a table that was not there.
     std::fs::File::create(copy.0.join("KRvK.rtbw")).expect("create");
     std::fs::File::create(copy.0.join("KRvK.rtbz")).expect("create");
@@ -143,15 +166,12 @@ fn files_changed_after_setoption_are_not_read() {
         std::fs::File::create(&new).expect("create");
         std::fs::rename(&new, &file).expect("rename");
     }
-    let (info, _) = engine.search(KQK, 4);
-    assert!(tbhits(&info) > 0 && winning(&info), "{info}");
+    engine.expect_tablebase_win(KQK, 4);
     for ext in ["rtbw", "rtbz"] {
         std::fs::remove_file(copy.0.join(format!("KQvK.{ext}"))).expect("remove");
     }
-    let (info, _) = engine.search(KQK, 5);
-    assert!(tbhits(&info) > 0 && winning(&info), "{info}");
-    let status = engine.end(true);
-    assert!(status.success(), "exit {status:?}");
+    engine.expect_tablebase_win(KQK, 5);
+    engine.quit_cleanly();
 }
 
 /// The same `SyzygyPath` sent again scans again: a refused file replaced by a good one is
@@ -165,10 +185,7 @@ fn the_same_path_sent_again_scans_again() {
     std::fs::write(&krk, [0u8; 100]).expect("write");
     let mut engine = Live::start(&tmp.0);
     let answer = engine.set_path(&copy.path());
-    let errors: Vec<_> = answer
-        .iter()
-        .filter(|l| l.starts_with("info string error"))
-        .collect();
+    let errors = error_lines(&answer);
     assert_eq!(errors.len(), 1, "{answer:?}");
     assert!(errors[0].contains("KRvK.rtbw"), "{answer:?}");
     let (info, _) = engine.search(KRK_CORNER, 4);
@@ -178,14 +195,9 @@ fn the_same_path_sent_again_scans_again() {
     std::fs::copy(format!("{}/KRvK.rtbw", tables()), &good).expect("copy");
     std::fs::rename(&good, &krk).expect("rename");
     let answer = engine.set_path(&copy.path());
-    assert!(
-        !answer.iter().any(|l| l.starts_with("info string")),
-        "{answer:?}"
-    );
-    let (info, _) = engine.search(KRK_CORNER, 4);
-    assert!(tbhits(&info) > 0 && winning(&info), "{info}");
-    let status = engine.end(true);
-    assert!(status.success(), "exit {status:?}");
+    assert_quiet(&answer);
+    engine.expect_tablebase_win(KRK_CORNER, 4);
+    engine.quit_cleanly();
 }
 
 /// The entries of the directory an engine was given as its temporary directory.
@@ -212,10 +224,7 @@ fn the_link_directory_is_private_and_removed_at_the_end() {
         let mut engine = Live::start(&tmp.0);
         let pid = engine.child.id();
         let answer = engine.set_path(&copy.path());
-        assert!(
-            !answer.iter().any(|l| l.starts_with("info string")),
-            "{answer:?}"
-        );
+        assert_quiet(&answer);
         let made = entries(&tmp.0);
         assert_eq!(made.len(), 1, "one link directory: {made:?}");
         let dir = &made[0];
@@ -238,10 +247,7 @@ fn the_link_directory_is_private_and_removed_at_the_end() {
         assert!(tbhits(&info) > 0, "{info}");
         // Another path: the first directory goes.
         let answer = engine.set_path(&tables());
-        assert!(
-            !answer.iter().any(|l| l.starts_with("info string")),
-            "{answer:?}"
-        );
+        assert_quiet(&answer);
         let now = entries(&tmp.0);
         assert!(now.len() == 1 && now[0] != *dir, "{now:?}");
         let status = engine.end(quit);
@@ -267,12 +273,8 @@ fn a_table_cut_in_place_is_let_go_before_the_cut() {
     copy_tables(&copy.0, &["KQvK", "KRvK"]);
     let mut engine = Live::start(&tmp.0);
     let answer = engine.set_path(&copy.path());
-    assert!(
-        !answer.iter().any(|l| l.starts_with("info string")),
-        "{answer:?}"
-    );
-    let (info, _) = engine.search(KQK, 4);
-    assert!(tbhits(&info) > 0 && winning(&info), "{info}");
+    assert_quiet(&answer);
+    engine.expect_tablebase_win(KQK, 4);
     // The cut waits for the lease; the engine lets go within moments, not the kernel's 45 s.
     let started = std::time::Instant::now();
     for ext in ["rtbw", "rtbz"] {
@@ -301,10 +303,8 @@ fn a_table_cut_in_place_is_let_go_before_the_cut() {
         .unwrap_or_default();
     assert_eq!(tbhits(&info), 0, "{info}");
     // The other table is still probed.
-    let (info, _) = engine.search(KRK_CORNER, 4);
-    assert!(tbhits(&info) > 0 && winning(&info), "{info}");
-    let status = engine.end(true);
-    assert!(status.success(), "exit {status:?}");
+    engine.expect_tablebase_win(KRK_CORNER, 4);
+    engine.quit_cleanly();
 }
 
 /// A table file another process still has open for writing (a copy or download running) is
@@ -331,29 +331,20 @@ fn a_table_still_being_written_is_refused() {
     assert_eq!(said.trim(), "open");
     let mut engine = Live::start(&tmp.0);
     let answer = engine.set_path(&copy.path());
-    let errors: Vec<_> = answer
-        .iter()
-        .filter(|l| l.starts_with("info string error"))
-        .collect();
+    let errors = error_lines(&answer);
     assert_eq!(errors.len(), 1, "{answer:?}");
     assert!(
         errors[0].contains("KRvK.rtbw") && errors[0].contains("open for writing"),
         "{answer:?}"
     );
-    let (info, _) = engine.search(KQK, 4);
-    assert!(tbhits(&info) > 0 && winning(&info), "{info}");
+    engine.expect_tablebase_win(KQK, 4);
     // Written and closed: the same path sent again loads it.
     drop(writer.stdin.take());
     writer.wait().expect("wait");
     let answer = engine.set_path(&copy.path());
-    assert!(
-        !answer.iter().any(|l| l.starts_with("info string")),
-        "{answer:?}"
-    );
-    let (info, _) = engine.search(KRK_CORNER, 4);
-    assert!(tbhits(&info) > 0 && winning(&info), "{info}");
-    let status = engine.end(true);
-    assert!(status.success(), "exit {status:?}");
+    assert_quiet(&answer);
+    engine.expect_tablebase_win(KRK_CORNER, 4);
+    engine.quit_cleanly();
 }
 
 /// Past the check's time budget (`TABULA_SYZYGY_CHECK_MS`, here 0: one file before the
@@ -395,8 +386,7 @@ fn a_large_set_is_checked_in_the_background() {
         .collect();
     assert_eq!(errors.len(), 2, "{lines:?}");
     assert!(errors.iter().all(|e| e.contains("KBNvK")), "{errors:?}");
-    let (info, _) = engine.search("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", 4);
-    assert!(tbhits(&info) > 0 && winning(&info), "{info}");
+    engine.expect_tablebase_win("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", 4);
     let (info, _) = engine.search("8/8/8/4k3/8/8/8/KBN5 w - - 0 1", 4);
     assert_eq!(tbhits(&info), 0, "{info}");
     // A table checked on the background thread (which has ended) is let go as promptly as
@@ -413,6 +403,5 @@ fn a_large_set_is_checked_in_the_background() {
         let waited = started.elapsed();
         assert!(waited.as_secs() < 10, "the cut waited {waited:?}");
     }
-    let status = engine.end(true);
-    assert!(status.success(), "exit {status:?}");
+    engine.quit_cleanly();
 }

@@ -100,14 +100,19 @@ fn kqk_is_mated_within_fifty_moves() {
     converts("8/8/8/2k5/8/8/8/4K2Q w - - 0 1");
 }
 
-fn uci(input: &str) -> Vec<String> {
-    let mut child = Command::new(TABULA)
+/// The engine, every table checked before it answers, its stdin and stdout piped.
+fn engine() -> std::process::Child {
+    Command::new(TABULA)
         .env("TABULA_SYZYGY_CHECK_MS", NO_BUDGET)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .expect("start tabula");
+        .expect("start tabula")
+}
+
+fn uci(input: &str) -> Vec<String> {
+    let mut child = engine();
     let mut stdin = child.stdin.take().expect("stdin");
     stdin.write_all(input.as_bytes()).expect("write");
     stdin.flush().expect("flush");
@@ -333,13 +338,7 @@ struct Answers {
 }
 
 fn session(path: &str, searches: &[(&str, u32)]) -> Answers {
-    let mut child = Command::new(TABULA)
-        .env("TABULA_SYZYGY_CHECK_MS", NO_BUDGET)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start tabula");
+    let mut child = engine();
     let mut stdin = child.stdin.take().expect("stdin");
     let mut out = BufReader::new(child.stdout.take().expect("stdout")).lines();
     writeln!(stdin, "setoption name SyzygyPath value {path}\nisready").expect("write");
