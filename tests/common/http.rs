@@ -72,11 +72,20 @@ impl Server {
         (status, parse(&text))
     }
 
-    /// A POST that must succeed: its JSON answer.
+    /// A POST that must succeed: its JSON answer, or where that is an action's outcome
+    /// (`{id, version}`), the game's state once it has that version.
     pub fn ok(&self, path: &str, body: &Value) -> Value {
         let (status, v) = self.post(path, body);
         assert_eq!(status, 200, "POST {path} {body}: {v}");
-        v
+        match (v["id"].as_str(), v["version"].as_u64()) {
+            (Some(id), Some(version)) => {
+                let since = version.saturating_sub(1);
+                let (status, st) = self.get(&format!("/api/state?id={id}&since={since}"));
+                assert_eq!(status, 200, "state of {id}: {st}");
+                st
+            }
+            _ => v,
+        }
     }
 
     /// The state of session `id` once `done` holds (long-polling), or a panic after `secs`.
