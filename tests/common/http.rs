@@ -184,3 +184,80 @@ pub fn request(
     }
     (status, String::from_utf8_lossy(&raw).into_owned())
 }
+
+/// One server-sent event: its name, id and data.
+#[derive(Debug)]
+pub struct Event {
+    pub name: String,
+    pub id: Option<u64>,
+    pub data: Value,
+}
+
+/// A game's event stream (`GET /api/events?id=ID`), read as the page's EventSource reads it.
+pub struct Events {
+    reader: BufReader<TcpStream>,
+    /// The answer's status.
+    pub status: u16,
+}
+
+impl Events {
+    /// Opens the stream, with `Last-Event-ID` if given.
+    pub fn open(addr: &str, id: &str, last: Option<u64>) -> Events {
+        let mut s = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
+        let mut head = format!(
+            "GET /api/events?id={id} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n"
+        );
+        if let Some(l) = last {
+            head.push_str(&format!("Last-Event-ID: {l}\r\n"));
+        }
+        head.push_str("\r\n");
+        s.write_all(head.as_bytes()).expect("send head");
+        let mut reader = BufReader::new(s);
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("the status line");
+        let status = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        loop {
+            let mut h = String::new();
+            if reader.read_line(&mut h).unwrap_or(0) == 0 || h.trim_end().is_empty() {
+                break;
+            }
+        }
+        Events { reader, status }
+    }
+
+    /// The next event within `secs` (None: none came, or the stream ended). The body is
+    /// chunked: chunk sizes are lines of hexadecimal digits, skipped here.
+    pub fn next(&mut self, secs: f64) -> Option<Event> {
+        self.reader
+            .get_ref()
+            .set_read_timeout(Some(Duration::from_secs_f64(secs)))
+            .expect("timeout");
+        let (mut name, mut id, mut data) = (String::from("message"), None, String::new());
+        loop {
+            let mut line = String::new();
+            match self.reader.read_line(&mut line) {
+                Ok(0) | Err(_) => return None,
+                Ok(_) => {}
+            }
+            let line = line.trim_end_matches(['\r', '\n']);
+            if line.is_empty() {
+                if !data.is_empty() {
+                    let data = serde_json::from_str(&data).unwrap_or(Value::String(data));
+                    return Some(Event { name, id, data });
+                }
+                continue;
+            }
+            if let Some(v) = line.strip_prefix("event:") {
+                name = v.trim().to_string();
+            } else if let Some(v) = line.strip_prefix("id:") {
+                id = v.trim().parse().ok();
+            } else if let Some(v) = line.strip_prefix("data:") {
+                data.push_str(v.strip_prefix(' ').unwrap_or(v));
+            }
+        }
+    }
+}
