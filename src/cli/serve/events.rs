@@ -36,7 +36,35 @@ pub struct Cache {
     live: Option<(u64, Arc<str>)>,
 }
 
+/// The kind of message for a stream that was last sent the state of `sent_major`.
+fn kind_for(major: u64, sent_major: Option<u64>) -> Kind {
+    if sent_major == Some(major) {
+        Kind::Live
+    } else {
+        Kind::State
+    }
+}
+
 impl Cache {
+    /// The message of version `version` (of major version `major`) if it is made already:
+    /// the streams after the first take it without the session's lock.
+    pub fn made(&self, version: u64, major: u64, sent_major: Option<u64>) -> Option<Event> {
+        let kind = kind_for(major, sent_major);
+        let slot = match kind {
+            Kind::State => &self.state,
+            Kind::Live => &self.live,
+        };
+        match slot {
+            Some((v, d)) if *v == version => Some(Event {
+                version,
+                major,
+                kind,
+                data: d.clone(),
+            }),
+            _ => None,
+        }
+    }
+
     /// The message for a stream that was last sent the state of `sent_major` (None: nothing
     /// yet): the whole state where the major version has changed since, else a small one.
     pub fn event<G: View>(
@@ -47,11 +75,7 @@ impl Cache {
         sent_major: Option<u64>,
     ) -> Event {
         let version = inner.version;
-        let kind = if sent_major == Some(inner.major) {
-            Kind::Live
-        } else {
-            Kind::State
-        };
+        let kind = kind_for(inner.major, sent_major);
         let slot = match kind {
             Kind::State => &mut self.state,
             Kind::Live => &mut self.live,

@@ -148,6 +148,16 @@ impl<G: View> Session for Live<G> {
     }
 
     fn event(&self, sent_major: Option<u64>) -> Event {
+        // The feed is published under the state's lock, with the version the state has.
+        let feed = *self.shared.feed.borrow();
+        let made = self.cache.lock().unwrap_or_else(|e| e.into_inner()).made(
+            feed.version,
+            feed.major,
+            sent_major,
+        );
+        if let Some(e) = made {
+            return e;
+        }
         let inner = self.shared.lock();
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         cache.event(&self.id, &inner, &self.engines, sent_major)

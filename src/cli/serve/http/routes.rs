@@ -1,9 +1,11 @@
 //! The routes of `tabula serve` and their handlers: the page's files, `GET /api/config`,
 //! `GET /api/state` (the whole state; with `since`, once its version is past it, waiting at
 //! most `LONG_POLL`), `GET /api/events` (`stream.rs`) and `POST /api/<action>` (a JSON body,
-//! read within `BODY_TIME`, handed to the blocking `App::post` on tokio's blocking pool,
-//! at most `MAX_ACTIONS` at once). The Host header is checked first (DNS rebinding).
-//! Invariant: no handler blocks the event loop for longer than a lock held for a snapshot.
+//! read within `BODY_TIME`, handed to `App::post`: on tokio's blocking pool for the slow
+//! actions, at most `MAX_ACTIONS` at once; at once for the others, so that a move is
+//! answered before the streams it wakes run). The Host header is checked first (DNS
+//! rebinding). Invariant: no handler blocks the event loop for longer than a game's lock is
+//! held (a change, or a snapshot made).
 
 use super::super::app::{App, Failure, bad};
 use super::answer::{error, ok, ok_text, respond};
@@ -32,8 +34,11 @@ pub const MAX_BODY: usize = 64 * 1024;
 const BODY_TIME: Duration = Duration::from_secs(10);
 /// The longest a state request waits for a change.
 const LONG_POLL: Duration = Duration::from_secs(20);
-/// Actions handled at once; more are answered 503.
+/// Slow actions handled at once; more are answered 503.
 const MAX_ACTIONS: usize = 128;
+/// The actions that may take long (a new game starts its engine; a record is read or
+/// written): run on the blocking pool. The others only change a game under its lock.
+const SLOW_ACTIONS: [&str; 2] = ["new", "export"];
 
 /// What the handlers share.
 #[derive(Clone)]
@@ -192,6 +197,11 @@ async fn action(
 ) -> Response {
     let answer = async {
         let body = read_body(&headers, body).await?;
+        if !SLOW_ACTIONS.contains(&action.as_str()) {
+            // A moment under the game's lock: answered here, before the event streams it
+            // wakes are run.
+            return ctx.app.post(&action, &body);
+        }
         let permit = ctx
             .actions
             .clone()

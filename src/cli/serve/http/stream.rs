@@ -5,8 +5,9 @@
 //! `live` (the engine, the solver and the nodes whose score changed, on top of the last
 //! `state`), with the state's version as its id; `closed` ends the stream when the game is
 //! closed. A page reconnecting with `Last-Event-ID` equal to the version now is sent nothing
-//! until the next change; with any other, the whole state. Invariant: versions on a stream
-//! only rise.
+//! until the next change; with any other, the whole state. Small messages are sent at most
+//! every `LIVE_EVERY` on a stream (the engine's report is read by people), the whole state at
+//! once. Invariant: versions on a stream only rise.
 
 use super::super::app::{Failure, Watch, bad};
 use super::super::events::Kind;
@@ -22,12 +23,14 @@ use futures_util::stream;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
 /// A comment line this often keeps proxies from closing a quiet stream, and finds a page
 /// that has gone.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// The least time between two small messages on a stream.
+const LIVE_EVERY: Duration = Duration::from_millis(200);
 /// How long the page's EventSource waits before it reconnects after a drop, in ms.
 const RETRY_MS: u64 = 1000;
 
@@ -39,6 +42,8 @@ struct Follower {
     sent: Option<(u64, u64)>,
     /// `retry:` is sent with the first message.
     first: bool,
+    /// When the last small message was sent.
+    last_live: Option<Instant>,
     done: bool,
     /// Counts this stream as a watcher of the game while it lives.
     _watch: Watch,
@@ -58,8 +63,19 @@ impl Follower {
                 return Some((Ok(e), self));
             }
             if self.sent.map(|s| s.0) != Some(feed.version) {
+                // A small change soon after the last: wait, and send the latest.
+                if self.sent.map(|s| s.1) == Some(feed.major)
+                    && let Some(t) = self.last_live
+                    && t.elapsed() < LIVE_EVERY
+                {
+                    tokio::time::sleep_until((t + LIVE_EVERY).into()).await;
+                    continue;
+                }
                 let ev = self.session.event(self.sent.map(|s| s.1));
                 self.sent = Some((ev.version, ev.major));
+                if ev.kind == Kind::Live {
+                    self.last_live = Some(Instant::now());
+                }
                 let mut e = Event::default()
                     .id(ev.version.to_string())
                     .event(match ev.kind {
@@ -103,6 +119,7 @@ pub async fn events(
             feed,
             sent,
             first: true,
+            last_live: None,
             done: false,
             _watch: watch,
         })
