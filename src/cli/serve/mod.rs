@@ -2,7 +2,7 @@
 //! hyper and tokio) on the loopback address serves one page (`index.html`, `app.js`,
 //! `analysis.js`, and `plot.js`, the plots it shares with `tabula match --report`; all
 //! embedded in the binary) and a JSON API; every game in every tab is a session of its own
-//! (`session.rs`, kept by `app.rs`) with its engine process (`engine.rs`: tabula itself, or
+//! (`session.rs`, kept by `registry.rs`) with its engine process (`engine.rs`: tabula itself, or
 //! any UCI/UGI engine from `--engine`, driven with `tabula match`'s code) and its solver
 //! (`exact.rs`), each on a thread of its own. The rules, legal moves and notation all come
 //! from tabula's `Game` implementations on the server; the page only draws what it is sent
@@ -30,7 +30,6 @@
 //! line on show; `/api/export {id}` answers `{text, file}` (PGN, GGF, or tabula's records);
 //! `/api/new` with `record` loads a game from such a text (checked with tabula's rules).
 
-mod app;
 mod board;
 mod engine;
 mod events;
@@ -41,14 +40,15 @@ mod matchplay;
 mod matchscore;
 mod movetext;
 mod records;
+mod registry;
 mod session;
 mod snapshot;
 mod state;
 mod thinking;
 mod tree;
 
-use app::App;
 use engine::EngineChoice;
+use registry::Registry;
 use std::sync::Arc;
 use tabula::arena::child::{EngineSpec, split_quoted};
 
@@ -132,7 +132,7 @@ pub fn run(args: ServeArgs, default_game: &'static str) -> Result<(), String> {
     } else {
         Vec::new()
     };
-    let app = Arc::new(App::new(engines, args.max_games, default_game));
+    let app = Arc::new(Registry::new(engines, args.max_games, default_game));
     let shown = if addr.ip().is_unspecified() {
         format!("127.0.0.1:{port}")
     } else {

@@ -2,7 +2,7 @@
 //! `{"error": "..."}`, and the headers every answer carries (no caching, no type sniffing).
 //! Invariant: nothing a client sends is echoed into a header.
 
-use super::super::app::Failure;
+use super::super::registry::Failure;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};

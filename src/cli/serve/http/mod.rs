@@ -1,18 +1,20 @@
 //! The HTTP side of `tabula serve`, and the only async code in tabula: a tokio runtime, the
 //! accept loop (`listen.rs`: hyper's HTTP/1.1 with its head limits and timeouts), the routes
-//! (`routes.rs`), the event streams (`stream.rs`) and the answers (`answer.rs`), under
+//! (`routes.rs`), the event streams (`stream.rs`), what they share (`ctx.rs`) and the
+//! answers (`answer.rs`), under
 //! tower-http's limits: a request body at most `MAX_BODY` bytes (413), and a whole request
 //! answered within `REQUEST_TIME` (408; an event stream's body is not timed). The games
-//! themselves (`App`, the sessions, their engine and solver threads) are blocking code below
+//! themselves (`Registry`, the sessions, their engine and solver threads) are blocking code below
 //! this room: it calls them from the blocking pool, or for a moment under a lock; nothing
 //! below imports from here.
 
 mod answer;
+mod ctx;
 mod listen;
 mod routes;
 mod stream;
 
-use super::app::App;
+use super::registry::Registry;
 use axum::http::StatusCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,7 +29,7 @@ const JANITOR: Duration = Duration::from_secs(30);
 /// Serves `app` on `listener` until the process ends. `hosts`: the Host headers a request
 /// may carry (empty: any).
 pub fn serve(
-    app: Arc<App>,
+    app: Arc<Registry>,
     listener: std::net::TcpListener,
     hosts: Vec<String>,
 ) -> Result<(), String> {

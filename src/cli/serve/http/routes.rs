@@ -1,28 +1,27 @@
 //! The routes of `tabula serve` and their handlers: the page's files, `GET /api/config`,
 //! `GET /api/state` (the whole state; with `since`, once its version is past it, waiting at
 //! most `LONG_POLL`), `GET /api/events` (`stream.rs`) and `POST /api/<action>` (a JSON body,
-//! read within `BODY_TIME`, handed to `App::post`: on tokio's blocking pool for the slow
+//! read within `BODY_TIME`, handed to `Registry::post`: on tokio's blocking pool for the slow
 //! actions, at most `MAX_ACTIONS` at once; at once for the others, so that a move is
 //! answered before the streams it wakes run). The Host header is checked first (DNS
 //! rebinding). Invariant: no handler blocks the event loop for longer than a game's lock is
 //! held (a change, or a snapshot made).
 
-use super::super::app::{App, Failure, bad};
+use super::super::registry::{Failure, Registry, bad};
 use super::answer::{error, ok, ok_text, respond};
+use super::ctx::{Ctx, QueryFields, fields};
 use super::stream;
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, header};
 use axum::middleware::{self, Next};
 use axum::response::Response;
 use axum::routing::{get, post};
 use http_body_util::LengthLimitError;
 use serde_json::Value;
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::Semaphore;
 
 const PAGE: &str = include_str!("../index.html");
 const SCRIPT: &str = include_str!("../app.js");
@@ -40,22 +39,9 @@ const MAX_ACTIONS: usize = 128;
 /// written): run on the blocking pool. The others only change a game under its lock.
 const SLOW_ACTIONS: [&str; 2] = ["new", "export"];
 
-/// What the handlers share.
-#[derive(Clone)]
-pub struct Ctx {
-    pub app: Arc<App>,
-    /// The Host headers a request may carry; empty: any.
-    pub hosts: Arc<Vec<String>>,
-    actions: Arc<Semaphore>,
-}
-
 /// The routes, with the Host check.
-pub fn router(app: Arc<App>, hosts: Vec<String>) -> Router {
-    let ctx = Ctx {
-        app,
-        hosts: Arc::new(hosts),
-        actions: Arc::new(Semaphore::new(MAX_ACTIONS)),
-    };
+pub fn router(app: Arc<Registry>, hosts: Vec<String>) -> Router {
+    let ctx = Ctx::new(app, hosts, MAX_ACTIONS);
     let js = "text/javascript; charset=utf-8";
     Router::new()
         .route(
@@ -121,18 +107,7 @@ async fn config(State(ctx): State<Ctx>) -> Response {
     ok(&ctx.app.config())
 }
 
-/// The query's fields, or a 400.
-pub fn fields(
-    q: Result<Query<HashMap<String, String>>, axum::extract::rejection::QueryRejection>,
-) -> Result<HashMap<String, String>, Failure> {
-    q.map(|Query(m)| m)
-        .map_err(|e| bad(format!("a bad query: {e}")))
-}
-
-async fn state(
-    State(ctx): State<Ctx>,
-    q: Result<Query<HashMap<String, String>>, axum::extract::rejection::QueryRejection>,
-) -> Response {
+async fn state(State(ctx): State<Ctx>, q: QueryFields) -> Response {
     let answer = async {
         let q = fields(q)?;
         let id = q

@@ -9,18 +9,17 @@
 //! every `LIVE_EVERY` on a stream (the engine's report is read by people), the whole state at
 //! once. Invariant: versions on a stream only rise.
 
-use super::super::app::{Failure, Watch, bad};
 use super::super::events::Kind;
+use super::super::registry::{Failure, Watch, bad};
 use super::super::session::Session;
 use super::super::state::Feed;
 use super::answer::error;
-use super::routes::{Ctx, fields};
-use axum::extract::{Query, State};
+use super::ctx::{Ctx, QueryFields, fields};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream;
-use std::collections::HashMap;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -95,11 +94,7 @@ impl Follower {
     }
 }
 
-pub async fn events(
-    State(ctx): State<Ctx>,
-    headers: HeaderMap,
-    q: Result<Query<HashMap<String, String>>, axum::extract::rejection::QueryRejection>,
-) -> Response {
+pub async fn events(State(ctx): State<Ctx>, headers: HeaderMap, q: QueryFields) -> Response {
     let opened = || -> Result<Follower, Failure> {
         let q = fields(q)?;
         let id = q

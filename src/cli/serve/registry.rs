@@ -34,7 +34,7 @@ struct Entry {
     watchers: Arc<AtomicUsize>,
 }
 
-pub struct App {
+pub struct Registry {
     engines: Arc<Vec<EngineChoice>>,
     sessions: Mutex<HashMap<String, Entry>>,
     max_games: usize,
@@ -57,9 +57,13 @@ impl Drop for Watch {
     }
 }
 
-impl App {
-    pub fn new(engines: Vec<EngineChoice>, max_games: usize, default_game: &'static str) -> App {
-        App {
+impl Registry {
+    pub fn new(
+        engines: Vec<EngineChoice>,
+        max_games: usize,
+        default_game: &'static str,
+    ) -> Registry {
+        Registry {
             engines: Arc::new(engines),
             sessions: Mutex::new(HashMap::new()),
             max_games,
