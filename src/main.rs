@@ -27,7 +27,9 @@ macro_rules! say {
 mod cli;
 pub use cli::choice::GameKind;
 use cli::choice::{Board, First, with_game};
-use cli::{bench, book, corpus, learn, matches, play, serve, solve};
+#[cfg(feature = "serve")]
+use cli::serve;
+use cli::{bench, book, corpus, learn, matches, play, solve};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -110,6 +112,7 @@ enum Cmd {
     Match(Box<matches::MatchArgs>),
     /// A board in the browser for every game: a local web server (127.0.0.1:8080 unless
     /// --host/--port say otherwise) with tabula, or any UCI/UGI engine, as the opponent.
+    #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
     /// Solve exactly. Connect Four: digit strings, one per line (file or stdin), optional
     /// expected score. Othello: .obf lines (--size squares X/O/-, side to move, optional
@@ -183,6 +186,7 @@ fn run(mut cli: Cli) -> Result<(), String> {
             with_game!(board, |p| bench::bench_one(&p, depth, solver))
         }
         Some(Cmd::Play(args)) => play_game(cli, args),
+        #[cfg(feature = "serve")]
         Some(Cmd::Serve(args)) => serve::run(args, cli.game.name()),
         Some(Cmd::Match(args)) => with_game!(board, |p| matches::run(p, *args)),
         Some(Cmd::Solve(args)) => solve::run(board, *args),

@@ -7,9 +7,10 @@
 #[path = "common/http.rs"]
 mod http;
 
-use http::{Server, request};
+use http::{Events, Server, request};
 use serde_json::{Value, json};
 use std::io::Write;
+use std::time::Duration;
 
 fn error_of(v: &Value) -> &str {
     v["error"].as_str().unwrap_or("")
@@ -357,7 +358,68 @@ fn a_match_between_two_engines_is_watched_to_its_end() {
     // Every game ended by the rules, in a position with no move left for the side to move.
     assert!(st["moves"].as_array().is_some_and(Vec::is_empty));
     // The match stays finished: no third game starts.
-    std::thread::sleep(std::time::Duration::from_millis(2000));
+    std::thread::sleep(Duration::from_millis(2000));
     let st = s.get(&format!("/api/state?id={id}")).1;
     assert_eq!(st["match"]["game"], 2);
+}
+
+/// The event stream of a game: the whole state first, then every change in order (ids rising),
+/// small `live` messages on top of the last state while the engine thinks; a page that
+/// reconnects with the version it has gets nothing until the next change; a closed game's
+/// stream ends with `closed`, and an unknown game's is refused.
+#[test]
+fn a_game_is_followed_by_its_event_stream() {
+    let s = Server::start(&[]);
+    let st = s.ok(
+        "/api/new",
+        &json!({"game": "connect4", "human": "p1", "movetime": 200, "exact": false}),
+    );
+    let id = st["id"].as_str().expect("an id").to_string();
+    let mut ev = Events::open(&s.addr, &id, None);
+    assert_eq!(ev.status, 200);
+    let first = ev.next(10.0).expect("the first event");
+    assert_eq!(first.name, "state");
+    assert_eq!(first.id, first.data["version"].as_u64());
+    let answer = s.post("/api/move", &json!({"id": id, "move": "d"})).1;
+    assert!(
+        answer["version"].is_u64() && answer.get("tree").is_none(),
+        "{answer}"
+    );
+    let (mut last, mut major) = (first.id.unwrap_or(0), first.data["major"].clone());
+    let (mut lives, mut plies) = (0, 0);
+    while plies < 2 {
+        let e = ev.next(30.0).expect("an event");
+        let v = e.id.expect("an id");
+        assert!(v > last, "ids rise: {v} after {last}");
+        last = v;
+        match e.name.as_str() {
+            "state" => {
+                major = e.data["major"].clone();
+                plies = e.data["history"].as_array().map_or(0, Vec::len);
+            }
+            "live" => {
+                lives += 1;
+                assert_eq!(e.data["major"], major, "a live message on its state");
+                assert!(e.data.get("tree").is_none());
+            }
+            other => panic!("event {other}"),
+        }
+    }
+    assert!(lives > 0, "the engine's thinking came as live messages");
+    // The engine has moved; the person is to move: nothing changes.
+    std::thread::sleep(Duration::from_millis(300));
+    let now = s.get(&format!("/api/state?id={id}")).1["version"]
+        .as_u64()
+        .expect("a version");
+    let mut again = Events::open(&s.addr, &id, Some(now));
+    assert!(
+        again.next(0.5).is_none(),
+        "nothing new for a page up to date"
+    );
+    let mut stale = Events::open(&s.addr, &id, Some(1));
+    assert_eq!(stale.next(10.0).map(|e| e.name).as_deref(), Some("state"));
+    s.ok("/api/close", &json!({"id": id}));
+    assert_eq!(again.next(10.0).map(|e| e.name).as_deref(), Some("closed"));
+    assert!(again.next(2.0).is_none(), "the stream ends");
+    assert_eq!(Events::open(&s.addr, &id, None).status, 404);
 }

@@ -2,8 +2,9 @@
 //! connections at once, every kind of malformed and oversized request once, moves for other
 //! games and for closed ones, and games opened and closed with their engine processes counted.
 //! The server must answer `/` all along, end every engine of a closed game, and keep its
-//! threads and descriptors. The regressions of the fixes in `vendor/tiny_http` are here: a
-//! `Content-Length` of 10^12 aborted the server, an `accept` out of descriptors closed it.
+//! threads and descriptors. The regressions of the defects its first HTTP library had are
+//! here: a `Content-Length` of 10^12 aborted the server, an `accept` out of descriptors
+//! closed it.
 
 #[path = "common/http.rs"]
 mod http;
@@ -265,7 +266,8 @@ fn the_server_under_abuse() {
         );
     }
 
-    // The held connections' threads end after tiny_http's idle time (5 s).
+    // The blocking pool's threads end after their idle time (2 s), and connections held
+    // idle are closed after the head's time (10 s).
     let until = Instant::now() + Duration::from_secs(20);
     let (_, threads, fds) = loop {
         let f = figures(pid);

@@ -72,11 +72,20 @@ impl Server {
         (status, parse(&text))
     }
 
-    /// A POST that must succeed: its JSON answer.
+    /// A POST that must succeed: its JSON answer, or where that is an action's outcome
+    /// (`{id, version}`), the game's state once it has that version.
     pub fn ok(&self, path: &str, body: &Value) -> Value {
         let (status, v) = self.post(path, body);
         assert_eq!(status, 200, "POST {path} {body}: {v}");
-        v
+        match (v["id"].as_str(), v["version"].as_u64()) {
+            (Some(id), Some(version)) => {
+                let since = version.saturating_sub(1);
+                let (status, st) = self.get(&format!("/api/state?id={id}&since={since}"));
+                assert_eq!(status, 200, "state of {id}: {st}");
+                st
+            }
+            _ => v,
+        }
     }
 
     /// The state of session `id` once `done` holds (long-polling), or a panic after `secs`.
@@ -174,4 +183,81 @@ pub fn request(
         r.read_to_end(&mut raw).expect("the body");
     }
     (status, String::from_utf8_lossy(&raw).into_owned())
+}
+
+/// One server-sent event: its name, id and data.
+#[derive(Debug)]
+pub struct Event {
+    pub name: String,
+    pub id: Option<u64>,
+    pub data: Value,
+}
+
+/// A game's event stream (`GET /api/events?id=ID`), read as the page's EventSource reads it.
+pub struct Events {
+    reader: BufReader<TcpStream>,
+    /// The answer's status.
+    pub status: u16,
+}
+
+impl Events {
+    /// Opens the stream, with `Last-Event-ID` if given.
+    pub fn open(addr: &str, id: &str, last: Option<u64>) -> Events {
+        let mut s = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
+        let mut head = format!(
+            "GET /api/events?id={id} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n"
+        );
+        if let Some(l) = last {
+            head.push_str(&format!("Last-Event-ID: {l}\r\n"));
+        }
+        head.push_str("\r\n");
+        s.write_all(head.as_bytes()).expect("send head");
+        let mut reader = BufReader::new(s);
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("the status line");
+        let status = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        loop {
+            let mut h = String::new();
+            if reader.read_line(&mut h).unwrap_or(0) == 0 || h.trim_end().is_empty() {
+                break;
+            }
+        }
+        Events { reader, status }
+    }
+
+    /// The next event within `secs` (None: none came, or the stream ended). The body is
+    /// chunked: chunk sizes are lines of hexadecimal digits, skipped here.
+    pub fn next(&mut self, secs: f64) -> Option<Event> {
+        self.reader
+            .get_ref()
+            .set_read_timeout(Some(Duration::from_secs_f64(secs)))
+            .expect("timeout");
+        let (mut name, mut id, mut data) = (String::from("message"), None, String::new());
+        loop {
+            let mut line = String::new();
+            match self.reader.read_line(&mut line) {
+                Ok(0) | Err(_) => return None,
+                Ok(_) => {}
+            }
+            let line = line.trim_end_matches(['\r', '\n']);
+            if line.is_empty() {
+                if !data.is_empty() {
+                    let data = serde_json::from_str(&data).unwrap_or(Value::String(data));
+                    return Some(Event { name, id, data });
+                }
+                continue;
+            }
+            if let Some(v) = line.strip_prefix("event:") {
+                name = v.trim().to_string();
+            } else if let Some(v) = line.strip_prefix("id:") {
+                id = v.trim().parse().ok();
+            } else if let Some(v) = line.strip_prefix("data:") {
+                data.push_str(v.strip_prefix(' ').unwrap_or(v));
+            }
+        }
+    }
 }

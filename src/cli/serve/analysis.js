@@ -1,5 +1,5 @@
 // tabula serve: the analysis part of the page's script (loaded before app.js, whose globals
-// it uses: S the state, sid, act, call, esc, $): the move list with its variations, the
+// it uses: S the state, sid, act, call, newGame, esc, $): the move list with its variations, the
 // navigation by buttons, keys and the graph, the Analyse lines, the game review and its
 // evaluation graph, save and load. It draws what the server sends; the tree, the positions
 // and the records are the server's.
@@ -192,8 +192,7 @@ async function loadGame(text) {
     level: Number($("level").value),
     exact: $("exact").checked,
   };
-  if (sid) body.close = sid;
-  await act("/api/new", body);
+  await newGame(body);
 }
 
 // The analysis controls, wired once at start-up.

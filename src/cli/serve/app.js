@@ -2,7 +2,10 @@
 // moves with the cells that enter them, last move, result, engine thinking, solver values,
 // the game's tree of moves and variations with every position's score) and posts what is
 // clicked. No rule of any game is here: the server decides what is legal, reads and writes
-// the records.
+// the records. The state comes only from the game's event stream (one EventSource, for the
+// game on show: closed when another is shown), in order: `state` replaces it, `live` updates
+// the engine, the solver and some nodes' scores on top of it. A POST's answer is only its
+// outcome (an error is shown; a new game's id is followed), so no answer races the stream.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -10,7 +13,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 let S = null; // the latest state from the server
 let sid = sessionStorage.getItem("tabula-session");
-let pollToken = 0;
+let feed = null; // the EventSource of the game on show
 let sel = null; // chess: the selected square, "r,c"
 let hover = null; // Domineering: the hovered cell, "r,c"
 let lastBoard = ""; // the board's HTML as last drawn
@@ -43,66 +46,72 @@ function showError(e) {
   $("error").textContent = e ? String(e.message || e) : "";
 }
 
-// The games this page has closed (a new game, a match or a loaded record posts `close` of the
-// game on show). An answer about one of them may still arrive after the new game's (a
-// settings change posted just before "Start match", say): it is not drawn, nor its error
-// shown, or the page would go back to a game the server has closed. Every other answer is.
-const closed = new Set();
-
-// Posts an action; a state in the answer is drawn at once.
+// Posts an action: its answer, or null after an error (shown). An answer about a game no
+// longer on show (a settings change posted just before "Start match", say) is dropped, and
+// so is its error.
 async function act(path, body) {
+  const about = body && body.id;
   try {
-    const st = await call(path, body);
-    if (body && body.close && st.id && st.id !== body.close) closed.add(body.close);
-    if (body && closed.has(body.id)) return;
+    const r = await call(path, body);
+    if (about && about !== sid) return null;
     showError(null);
-    if (st.id) adopt(st);
+    return r;
   } catch (e) {
-    if (body && closed.has(body.id)) return;
-    showError(e);
+    if (!about || about === sid) showError(e);
+    return null;
   }
 }
 
+// Shows game `id`: its stream replaces the last game's.
+function show(id) {
+  sid = id;
+  sessionStorage.setItem("tabula-session", sid);
+  if (feed) feed.close();
+  const es = new EventSource("/api/events?id=" + encodeURIComponent(id));
+  feed = es;
+  es.addEventListener("state", (ev) => { if (feed === es) adopt(JSON.parse(ev.data)); });
+  es.addEventListener("live", (ev) => { if (feed === es) merge(JSON.parse(ev.data)); });
+  es.addEventListener("closed", () => {
+    if (feed !== es) return;
+    es.close();
+    showError("this game was closed: start a new game");
+  });
+  // After a drop the browser reconnects by itself, with the last id it had
+  // (Last-Event-ID); a refusal (the game is gone) closes the stream for good.
+  es.onerror = () => {
+    if (feed === es && es.readyState === EventSource.CLOSED) {
+      showError("no game " + id + " (closed, or expired after 15 minutes): start a new game");
+    }
+  };
+}
+
+// The whole state of the game on show.
 function adopt(st) {
-  if (closed.has(st.id)) return;
   const fresh = !S || st.id !== S.id;
-  if (st.id !== sid) {
-    sid = st.id;
-    sessionStorage.setItem("tabula-session", sid);
-    startPoll();
+  S = st;
+  if (fresh) {
+    sel = null;
+    syncControls();
+    // An export belongs to the game it was made of.
+    $("download").hidden = true;
   }
-  if (fresh || st.version >= S.version) {
-    S = st;
-    if (fresh) {
-      sel = null;
-      syncControls();
-      // An export belongs to the game it was made of.
-      $("download").hidden = true;
-    }
-    render();
-  }
+  render();
 }
 
-// Long-polls the state of the current session; a new session starts a new loop.
-function startPoll() {
-  const token = ++pollToken;
-  (async () => {
-    while (token === pollToken) {
-      try {
-        const since = S && S.id === sid ? S.version : 0;
-        const st = await call("/api/state?id=" + encodeURIComponent(sid) + "&since=" + since);
-        if (token !== pollToken) return;
-        if (!S || st.id !== S.id || st.version > S.version) adopt(st);
-      } catch (e) {
-        if (token !== pollToken) return;
-        if (/no game/.test(e.message)) {
-          showError(e.message + ": start a new game");
-          return;
-        }
-        await sleep(1000);
-      }
+// A small change on top of the state of the same `major` version.
+function merge(m) {
+  if (!S || m.major !== S.major || m.version <= S.version) return;
+  S.version = m.version;
+  S.engine = m.engine;
+  S.exact = m.exact;
+  if (m.nodes.length) {
+    const t = treeOf(S);
+    for (const n of m.nodes) {
+      const node = t.get(n.id);
+      if (node) Object.assign(node, n);
     }
-  })();
+  }
+  render();
 }
 
 function setupBody() {
@@ -148,11 +157,14 @@ function levelUsable() {
   $("level").disabled = !ids.some((i) => CFG.builtin[Number(i || 0)]);
 }
 
-async function newGame(fen) {
-  const body = setupBody();
-  if (fen) body.fen = fen;
+// Posts a new game (closing the one on show) and shows it.
+async function newGame(body) {
   if (sid) body.close = sid;
-  await act("/api/new", body);
+  // The game on show is closed by this: its stream's end is no news.
+  if (feed) feed.close();
+  feed = null;
+  const r = await act("/api/new", body);
+  if (r && r.id) show(r.id);
 }
 
 function settingsChanged() {
@@ -528,8 +540,8 @@ async function init() {
   });
   $("board").addEventListener("mouseleave", () => { if (hover) { hover = null; render(); } });
   $("promo").addEventListener("click", (ev) => { if (ev.target === $("promo")) $("promo").hidden = true; });
-  $("new").onclick = () => newGame();
-  $("start-match").onclick = () => newGame();
+  $("new").onclick = () => newGame(setupBody());
+  $("start-match").onclick = () => newGame(setupBody());
   $("view-play").onclick = () => setView("play");
   $("view-match").onclick = () => {
     // The solver would take time from the engines of a match: off unless turned on again.
@@ -540,7 +552,12 @@ async function init() {
   $("undo").onclick = () => act("/api/undo", { id: sid });
   $("movenow").onclick = () => act("/api/stop", { id: sid });
   $("pass").onclick = () => play("0000");
-  $("setfen").onclick = () => newGame($("fen").value.trim() || undefined);
+  $("setfen").onclick = () => {
+    const body = setupBody();
+    const fen = $("fen").value.trim();
+    if (fen) body.fen = fen;
+    newGame(body);
+  };
   $("game").onchange = showSizes;
   wireAnalysis();
   for (const id of ["human", "movetime", "engine", "level", "exact"]) $(id).onchange = settingsChanged;
@@ -559,16 +576,17 @@ async function init() {
     showError(e);
     return;
   }
+  // The game this tab had before a reload, if the server still has it.
   if (sid) {
     try {
-      adopt(await call("/api/state?id=" + encodeURIComponent(sid)));
-      startPoll();
+      await call("/api/state?id=" + encodeURIComponent(sid));
+      show(sid);
       return;
     } catch (e) {
       sid = null;
     }
   }
-  await newGame();
+  await newGame(setupBody());
 }
 
 window.tabula = { get state() { return S; } };

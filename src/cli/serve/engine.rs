@@ -351,7 +351,7 @@ pub fn run<G: View>(
                 if let Some(n) = inner.tree.node_mut(job.node) {
                     n.reviewed = true;
                 }
-                shared.touch(&mut inner);
+                shared.touch_live(&mut inner, Some(job.node));
             }
             Ok(_) => {
                 // Dropped while the position stayed, or an analysis stopped: the report stays
@@ -361,7 +361,7 @@ pub fn run<G: View>(
                     && let Some(t) = inner.thinking.take()
                 {
                     inner.last_thinking = Some(t);
-                    shared.touch(&mut inner);
+                    shared.touch_live(&mut inner, None);
                 }
             }
             Err(e) => {
@@ -407,7 +407,7 @@ fn search<G: View>(
         if shown {
             inner.thinking = Some(t.clone());
         }
-        shared.touch(&mut inner);
+        shared.touch_live(&mut inner, None);
     }
     c.send(&job.position)?;
     c.send(&job.go)?;
@@ -440,7 +440,7 @@ fn search<G: View>(
                             if shown {
                                 inner.thinking = Some(t.clone());
                             }
-                            shared.touch(&mut inner);
+                            shared.touch_live(&mut inner, Some(job.node));
                         }
                     }
                     _ => {}

@@ -41,7 +41,7 @@ pub fn run<G: View>(shared: Arc<Shared<G>>) {
             } else {
                 ExactState::Off
             };
-            shared.touch(&mut inner);
+            shared.touch_live(&mut inner, None);
             if !possible {
                 continue;
             }
@@ -60,7 +60,7 @@ pub fn run<G: View>(shared: Arc<Shared<G>>) {
             let mut inner = shared.lock();
             if inner.generation == generation && shared.exact_epoch.load(Relaxed) == epoch {
                 inner.exact.push(v);
-                shared.touch(&mut inner);
+                shared.touch_live(&mut inner, None);
             }
         });
         let mut inner = shared.lock();
@@ -73,7 +73,8 @@ pub fn run<G: View>(shared: Arc<Shared<G>>) {
             if done {
                 keep_value(&mut inner);
             }
-            shared.touch(&mut inner);
+            let cursor = inner.tree.cursor;
+            shared.touch_live(&mut inner, Some(cursor));
         }
     }
 }

@@ -3,28 +3,35 @@
 //! engine's latest thinking and the exact move values. The engine (`engine.rs`) and the solver
 //! (`exact.rs`) each work on a thread of their own that wakes when the position changes;
 //! `Session` is the object-safe face the HTTP layer talks to; what the page reads of it is
-//! written by `snapshot.rs`. What the session and its
+//! written by `snapshot.rs` and sent as the messages of `events.rs`. What the session and its
 //! workers share (`Shared`, `Inner`) lives below them all, in `state.rs`.
 
 use super::board::{View, human_text};
 use super::engine::{self, EngineChoice};
+use super::events::{Cache, Event};
 use super::exact;
 use super::matchscore::MatchPlay;
 use super::records;
-use super::snapshot::snapshot;
-use super::state::{ExactState, FULL_LEVEL, Inner, MAX_MULTIPV, MOVETIME_RANGE, Settings, Shared};
+use super::state::{
+    ExactState, FULL_LEVEL, Feed, Inner, MAX_MULTIPV, MOVETIME_RANGE, Settings, Shared,
+};
 use super::tree::Tree;
 
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::{Duration, Instant};
 use tabula::record::GameLine;
+use tokio::sync::watch;
 
 /// A session as the HTTP layer sees it.
 pub trait Session: Send + Sync {
-    /// The state, once its version is past `since` or `wait` has passed.
-    fn state(&self, since: Option<u64>, wait: Duration) -> Value;
+    /// The versions of the state as they change, and whether the session is closed.
+    fn feed(&self) -> watch::Receiver<Feed>;
+    /// The next message for a stream that was last sent the state of `sent_major` (None:
+    /// the whole state).
+    fn event(&self, sent_major: Option<u64>) -> Event;
+    /// The version of the state now.
+    fn version(&self) -> u64;
     /// A person's move, in protocol or human notation, from the position on show: to the
     /// node of that move if it was made before, else a new continuation (a variation where
     /// there was one; `replace`: instead of the rest).
@@ -59,6 +66,8 @@ pub struct Live<G: View> {
     id: String,
     shared: Arc<Shared<G>>,
     engines: Arc<Vec<EngineChoice>>,
+    /// The latest messages of the event streams (locked after `shared`'s lock).
+    cache: Mutex<Cache>,
 }
 
 impl<G: View> Live<G> {
@@ -83,6 +92,8 @@ impl<G: View> Live<G> {
                 standard,
                 settings,
                 version: 1,
+                major: 1,
+                live_nodes: Default::default(),
                 generation: 1,
                 paused: false,
                 thinking: None,
@@ -97,6 +108,11 @@ impl<G: View> Live<G> {
                 game_number: 1,
             }),
             changed: Condvar::new(),
+            feed: tokio::sync::watch::Sender::new(Feed {
+                version: 1,
+                major: 1,
+                closed: false,
+            }),
             generation: AtomicU64::new(1),
             closed: AtomicBool::new(false),
             exact_epoch: AtomicU64::new(0),
@@ -107,6 +123,7 @@ impl<G: View> Live<G> {
             id,
             shared,
             engines,
+            cache: Mutex::new(Cache::default()),
         };
         let cannot = |e: std::io::Error| format!("cannot start the game's threads: {e}");
         let (s, e) = (live.shared.clone(), live.engines.clone());
@@ -126,20 +143,28 @@ fn inner_is_match<G: View>(shared: &Shared<G>) -> bool {
 }
 
 impl<G: View> Session for Live<G> {
-    fn state(&self, since: Option<u64>, wait: Duration) -> Value {
-        let until = Instant::now() + wait;
-        let mut inner = self.shared.lock();
-        while let Some(v) = since {
-            let left = until.saturating_duration_since(Instant::now());
-            if inner.version > v || left.is_zero() || inner.closed {
-                break;
-            }
-            inner = match self.shared.changed.wait_timeout(inner, left) {
-                Ok((g, _)) => g,
-                Err(e) => e.into_inner().0,
-            };
+    fn feed(&self) -> watch::Receiver<Feed> {
+        self.shared.feed.subscribe()
+    }
+
+    fn event(&self, sent_major: Option<u64>) -> Event {
+        // The feed is published under the state's lock, with the version the state has.
+        let feed = *self.shared.feed.borrow();
+        let made = self.cache.lock().unwrap_or_else(|e| e.into_inner()).made(
+            feed.version,
+            feed.major,
+            sent_major,
+        );
+        if let Some(e) = made {
+            return e;
         }
-        snapshot(&self.id, &inner, &self.engines)
+        let inner = self.shared.lock();
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        cache.event(&self.id, &inner, &self.engines, sent_major)
+    }
+
+    fn version(&self) -> u64 {
+        self.shared.lock().version
     }
 
     fn play(&self, text: &str, replace: bool) -> Result<(), String> {

@@ -1,12 +1,14 @@
 //! The state of a browser session as the page reads it (`GET /api/state`): the board, the
 //! legal moves with the cells that enter them, the last move and what it changed, the
 //! result, the settings, the engine's thinking (with its MultiPV lines), the solver's values,
-//! and the game's tree with the scores kept in it. Read under the session's lock; writes
-//! nothing.
+//! and the game's tree with the scores kept in it; and the small message of a small change
+//! (`live`: the engine, the solver, the nodes whose score changed). Read under the session's
+//! lock; writes nothing.
 
 use super::board::{View, changed, grid_of_fen, human_text};
 use super::engine::EngineChoice;
 use super::state::{ExactState, Inner, Thinking};
+use super::tree::Node;
 use serde_json::{Value, json};
 use tabula::game::GameResult;
 use tabula::record::result_text;
@@ -46,20 +48,88 @@ fn tree_json<G: View>(inner: &Inner<G>) -> Value {
     while let Some((i, ply)) = stack.pop() {
         let Some(n) = tree.node(i) else { continue };
         stack.extend(n.children.iter().rev().map(|&c| (c, ply + 1)));
-        out.push(json!({
-            "id": i,
-            "parent": n.parent,
-            "children": n.children,
-            "ply": ply,
-            "text": n.text,
-            "score": n.score.as_ref().map(|s| json!({
-                "cp": s.cp, "mate": s.mate, "depth": s.depth, "text": s.text,
-            })),
-            "exact": n.exact.as_ref().map(|e| json!({ "value": e.value, "label": e.label })),
-            "reviewed": n.reviewed,
-        }));
+        let mut v = known(i, n);
+        if let Some(o) = v.as_object_mut() {
+            o.insert("parent".into(), json!(n.parent));
+            o.insert("children".into(), json!(n.children));
+            o.insert("ply".into(), json!(ply));
+            o.insert("text".into(), json!(n.text));
+        }
+        out.push(v);
     }
     Value::Array(out)
+}
+
+/// What is known of a node's position: its id, the engine's score, the solver's value, and
+/// whether the review has been there.
+fn known<M>(i: usize, n: &Node<M>) -> Value {
+    json!({
+        "id": i,
+        "score": n.score.as_ref().map(|s| json!({
+            "cp": s.cp, "mate": s.mate, "depth": s.depth, "text": s.text,
+        })),
+        "exact": n.exact.as_ref().map(|e| json!({ "value": e.value, "label": e.label })),
+        "reviewed": n.reviewed,
+    })
+}
+
+/// The player whose engine the panel shows: the one to move, else the one whose report is
+/// on show, else the one that plays the other side.
+fn shown_side<G: View>(inner: &Inner<G>) -> usize {
+    let to_move = player_index(inner.line.pos.to_move());
+    let reported = inner.thinking.as_ref().or(inner.last_thinking.as_ref());
+    if inner.line.result().is_none() && !inner.settings.human[to_move] {
+        to_move
+    } else if let Some(t) = reported.filter(|t| t.side < 2) {
+        t.side
+    } else {
+        1 - to_move
+    }
+}
+
+fn engine_json<G: View>(inner: &Inner<G>, engines: &[EngineChoice]) -> Value {
+    let engine = engines.get(inner.settings.engines[shown_side(inner)]);
+    let reported = inner.thinking.as_ref().or(inner.last_thinking.as_ref());
+    json!({
+        "name": engine.map_or("", |e| e.spec.name.as_str()),
+        "builtin": engine.is_some_and(|e| e.builtin),
+        "thinking": inner.thinking.is_some(),
+        "error": inner.engine_error,
+        "paused": inner.paused,
+        "info": reported.map(thinking_json),
+        "note": reported.and_then(|t| t.note.clone()),
+    })
+}
+
+fn exact_json<G: View>(inner: &Inner<G>) -> Value {
+    json!({
+        "state": match inner.exact_state {
+            ExactState::Off => "off",
+            ExactState::Running => "running",
+            ExactState::Done => "done",
+            ExactState::Stopped => "stopped",
+        },
+        "moves": inner.exact.iter().map(|v| json!({
+            "uci": v.mv, "value": v.value, "label": v.label,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The message of a small change on top of the state of version `inner.major`: the engine,
+/// the solver's values, and what is now known of the nodes in `inner.live_nodes`.
+pub fn live<G: View>(inner: &Inner<G>, engines: &[EngineChoice]) -> Value {
+    let nodes: Vec<Value> = inner
+        .live_nodes
+        .iter()
+        .filter_map(|&i| inner.tree.node(i).map(|n| known(i, n)))
+        .collect();
+    json!({
+        "version": inner.version,
+        "major": inner.major,
+        "engine": engine_json(inner, engines),
+        "exact": exact_json(inner),
+        "nodes": nodes,
+    })
 }
 
 /// The state the page draws: the board, the legal moves with their cells, the last move and
@@ -133,22 +203,16 @@ pub fn snapshot<G: View>(id: &str, inner: &Inner<G>, engines: &[EngineChoice]) -
     });
     let to_move = player_index(pos.to_move());
     let cells = G::cells(line);
-    // The engine shown: the one to move, else the one whose report is on show, else the one
-    // that plays the other side.
-    let engine_of = |p: usize| engines.get(inner.settings.engines[p]);
-    let reported = inner.thinking.as_ref().or(inner.last_thinking.as_ref());
-    let shown = if result.is_none() && !inner.settings.human[to_move] {
-        to_move
-    } else if let Some(t) = reported.filter(|t| t.side < 2) {
-        t.side
-    } else {
-        1 - to_move
+    let shown = shown_side(inner);
+    let name = |p: usize| {
+        engines
+            .get(inner.settings.engines[p])
+            .map_or("", |e| e.spec.name.as_str())
     };
-    let engine = engine_of(shown);
-    let name = |p: usize| engine_of(p).map_or("", |e| e.spec.name.as_str());
     json!({
         "id": id,
         "version": inner.version,
+        "major": inner.major,
         "game": G::NAME,
         "sides": G::SIDES,
         "input": G::INPUT,
@@ -189,25 +253,7 @@ pub fn snapshot<G: View>(id: &str, inner: &Inner<G>, engines: &[EngineChoice]) -
             let b = engines.get(m.pair[1]).map_or("", |e| e.spec.name.as_str());
             m.json([a, b])
         }),
-        "engine": {
-            "name": engine.map_or("", |e| e.spec.name.as_str()),
-            "builtin": engine.is_some_and(|e| e.builtin),
-            "thinking": inner.thinking.is_some(),
-            "error": inner.engine_error,
-            "paused": inner.paused,
-            "info": inner.thinking.as_ref().or(inner.last_thinking.as_ref()).map(thinking_json),
-            "note": inner.thinking.as_ref().or(inner.last_thinking.as_ref()).and_then(|t| t.note.clone()),
-        },
-        "exact": {
-            "state": match inner.exact_state {
-                ExactState::Off => "off",
-                ExactState::Running => "running",
-                ExactState::Done => "done",
-                ExactState::Stopped => "stopped",
-            },
-            "moves": inner.exact.iter().map(|v| json!({
-                "uci": v.mv, "value": v.value, "label": v.label,
-            })).collect::<Vec<_>>(),
-        },
+        "engine": engine_json(inner, engines),
+        "exact": exact_json(inner),
     })
 }

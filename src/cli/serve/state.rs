@@ -4,13 +4,22 @@
 //! them. `Inner::line` is always the tree's path to its cursor: only `Inner::go_to`,
 //! `Inner::play` and `Inner::restart` change either. The session (`session.rs`) and its workers (`engine.rs`, `exact.rs`,
 //! `matchplay.rs`) all import it from here; it imports none of them.
+//!
+//! Every change the page should see bumps `Inner::version` and is published on the session's
+//! `watch` channel (`Shared::feed`), which the event streams of the HTTP side wait on: a
+//! burst of changes is read as the latest one. A change of the engine's report, the solver's
+//! values or a node's score is a small one (`Shared::touch_live`: `major` stays, the node goes
+//! to `live_nodes`); any other (`Shared::touch`, `Shared::moved`) sets `major` to the new
+//! version and the page is sent the whole state again.
 
 use super::board::{MoveValue, View, human_text};
 use super::matchscore::MatchPlay;
 use super::tree::Tree;
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use tabula::record::GameLine;
+use tokio::sync::watch;
 
 /// The shortest and longest time per move the page may ask for, in ms.
 pub const MOVETIME_RANGE: (u64, u64) = (10, 600_000);
@@ -61,6 +70,11 @@ pub struct Inner<G: View> {
     pub settings: Settings,
     /// Bumped on every change the page should see.
     pub version: u64,
+    /// The version of the last change that was not a small one (the page needs the whole
+    /// state again).
+    pub major: u64,
+    /// The tree nodes whose score, exact value or review mark changed since `major`.
+    pub live_nodes: BTreeSet<usize>,
     /// Bumped on every change of the position (a move, a take-back).
     pub generation: u64,
     /// The engine waits (after a take-back when no one plays).
@@ -83,9 +97,20 @@ pub struct Inner<G: View> {
     pub game_number: u64,
 }
 
+/// What the session's watch channel carries: the latest versions, and whether it is closed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Feed {
+    pub version: u64,
+    pub major: u64,
+    pub closed: bool,
+}
+
 pub struct Shared<G: View> {
     pub inner: Mutex<Inner<G>>,
+    /// Wakes the session's worker threads on every change.
     pub changed: Condvar,
+    /// The versions, for the event streams.
+    pub feed: watch::Sender<Feed>,
     /// `Inner::generation` and `Inner::closed`, readable without the lock (for the solver's
     /// abort test).
     pub generation: AtomicU64,
@@ -137,6 +162,27 @@ impl<G: View> Shared<G> {
     /// Marks a change the page should see and wakes every waiter.
     pub fn touch(&self, inner: &mut Inner<G>) {
         inner.version += 1;
+        inner.major = inner.version;
+        inner.live_nodes.clear();
+        self.publish(inner);
+    }
+
+    /// Marks a small change: the engine's report, the solver's values, the score, exact value
+    /// or review mark of tree node `node`.
+    pub fn touch_live(&self, inner: &mut Inner<G>, node: Option<usize>) {
+        inner.version += 1;
+        if let Some(n) = node {
+            inner.live_nodes.insert(n);
+        }
+        self.publish(inner);
+    }
+
+    fn publish(&self, inner: &Inner<G>) {
+        self.feed.send_replace(Feed {
+            version: inner.version,
+            major: inner.major,
+            closed: inner.closed,
+        });
         self.changed.notify_all();
     }
 
