@@ -8,7 +8,7 @@ a session file: the UCI traffic between PolyGlot and the engine only, without ti
 
 Without `--replay`: every line, both ways, as recorded (`> ` PolyGlot to tabula, `< ` tabula to
 PolyGlot): the transcript to read. With `--replay`: a session that `cargo test` replays
-(tests/sessions.rs): every line PolyGlot sent (`--replace` rewrites a path in them, e.g. the
+(tests/cli/sessions.rs): every line PolyGlot sent (`--replace` rewrites a path in them, e.g. the
 tables' directory to one relative to the repository), the answers whose text the rules fix
 (`uciok`, `readyok`), `bestmove *` for each bestmove (the search may choose another move on
 replay, never another shape), and with `--tbhits` an `info * tbhits *` before each bestmove

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Records the real traffic between a client (GUI, runner) and an engine, as a session file
-that `cargo test` replays (protocol/sessions/, format in tests/sessions.rs).
+that `cargo test` replays (protocol/sessions/, format in tests/cli/sessions.rs).
 
 Register this script as the engine in the real client, with the real engine after `--`:
 

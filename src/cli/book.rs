@@ -6,7 +6,7 @@
 //! the file is written to a temporary one and renamed, so it is always the old book or the
 //! new one, whole. Every position is valued by a search from a cleared table, so a value
 //! depends on the position alone; with `--total` a resumed run then ends with the very book
-//! an uninterrupted one writes (`tests/kill_resume.rs`).
+//! an uninterrupted one writes (`tests/cli/kill_resume.rs`).
 
 use std::path::PathBuf;
 use std::time::Instant;

@@ -3,7 +3,7 @@
 //! (`corpus/manifest.json`) that lists every shard with its sha256, size, games, positions,
 //! the exact command that made it, and the commit and network that played it.
 //!
-//! Invariants (checked by `check`, which `tabula data --check corpus` and `tests/corpus.rs`
+//! Invariants (checked by `check`, which `tabula data --check corpus` and `tests/cli/corpus.rs`
 //! run): every file under the game folders is listed and every listed file is there; each
 //! file's sha256 and size are the manifest's; each decompresses whole and replays to the
 //! manifest's games and positions with no damaged block; no file is over `MAX_FILE` bytes and

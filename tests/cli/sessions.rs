@@ -6,7 +6,7 @@
 //! starting with `info`, `id` or `option` that no expectation asks for are skipped; any other
 //! unexpected line fails the session. At the end stdin is closed: the engine must exit 0.
 
-mod common;
+use super::common;
 
 use common::EngineProc;
 use std::time::Duration;

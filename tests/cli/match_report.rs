@@ -4,7 +4,7 @@
 //! score the JSON gives. The Chromium test is skipped, with a message, where chromium is
 //! missing, except under CI, which installs it.
 
-mod common;
+use super::common;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -94,7 +94,7 @@ fn an_input_without_positions_says_so() {
 /// nodes to the same margins, and a file that is not there (or not 8x8's) is refused by name.
 #[test]
 fn othello_solves_with_the_weights_it_is_given() {
-    let set = include_str!("data/fforum-1-19.obf");
+    let set = include_str!("../data/fforum-1-19.obf");
     let summary = |args: &[&str]| {
         let mut all = vec!["--game", "othello", "--threads", "1"];
         all.extend_from_slice(args);

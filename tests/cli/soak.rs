@@ -4,7 +4,7 @@
 //! every `go` must get exactly one `bestmove`, resident memory must not grow beyond a small
 //! constant once the tables are allocated, and the process must exit 0.
 
-mod common;
+use super::common;
 
 use common::{EngineProc, Rng};
 use std::time::Duration;

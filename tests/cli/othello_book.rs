@@ -3,7 +3,7 @@
 //! lines, `learn` adds a game to a `--book-file` and the next process knows it, `analyze`
 //! values every position of the game from the end, and a `ping` stops the analysis.
 
-mod common;
+use super::common;
 
 use common::EngineProc;
 use std::time::Duration;

@@ -5,7 +5,7 @@
 //! case: damage is reported with where it is, skipped with a count or refused naming the file,
 //! and nothing good is lost.
 
-mod common;
+use super::common;
 use common::EngineProc;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
