@@ -41,7 +41,7 @@
 //! few free cells on boards up to 8x8 a position whose regions (up to 12 cells each) are all
 //! proven numbers is decided by the sum of their values (`cgt`).
 //!
-//! Results are exact (`tests/domineering.rs` checks them against a brute-force search). Node
+//! Results are exact (`tests/games/domineering.rs` checks them against a brute-force search). Node
 //! counts (the bench signature) depend only on the position and the table's size and prior
 //! contents, for one thread.
 

@@ -1,7 +1,7 @@
 //! Connect Four: rule tables, notation, solver scores against published results, perft and
 //! outcomes against a plain reference implementation, and the generic conformance test.
 
-mod common;
+use super::common;
 
 use common::Rng;
 use common::conformance::{check_position, playouts};

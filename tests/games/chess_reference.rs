@@ -2,7 +2,7 @@
 //! explicit rays, make-and-test legality), along random games from the standard perft
 //! positions: the move sets must be equal in every position reached.
 
-mod common;
+use super::common;
 
 use common::Rng;
 use std::collections::BTreeSet;

@@ -1,7 +1,7 @@
 //! Othello: perft against the published counts, FFO endgame scores, moves and flips against a
 //! plain reference implementation on every board size, notation, FEN, and conformance.
 
-mod common;
+use super::common;
 
 use common::Rng;
 use common::conformance::{check_position, playouts};
@@ -303,7 +303,7 @@ fn game_end_and_margin() {
 /// The first position of the midgame set (tests/data/othello-midgame.obf) with `empties`
 /// empty squares: its board (.obf) and its moves' exact values (`MOVE:+v;` ...).
 fn midgame_position(empties: usize) -> (&'static str, &'static str) {
-    include_str!("data/othello-midgame.obf")
+    include_str!("../data/othello-midgame.obf")
         .lines()
         .find(|l| l.split_whitespace().next().map(|b| b.matches('-').count()) == Some(empties))
         .and_then(|l| l.split_once(';'))

@@ -2,7 +2,7 @@
 //! implementation, notation and FEN tables, and the generic conformance test on every bit
 //! width (u64, u128, U256).
 
-mod common;
+use super::common;
 
 use common::Rng;
 use common::conformance::{check_position, playouts};

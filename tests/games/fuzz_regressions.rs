@@ -2,7 +2,7 @@
 //! `protocol_session` target: the first byte picks the game, the rest is protocol lines with
 //! `go ...` bounded to `go depth 1`. Each file is named after what it found.
 
-mod common;
+use super::common;
 
 use common::session;
 use tabula::game::Game;

@@ -2,7 +2,7 @@
 //! own status (mate, stalemate) and the FIDE draw rules, castling notation in standard chess and
 //! Chess960, and FENs of impossible positions refused.
 
-mod common;
+use super::common;
 
 use common::conformance::check_position;
 use cozy_chess::GameStatus;

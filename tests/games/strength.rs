@@ -2,7 +2,7 @@
 //! keep the previous one), a higher `UCI_Elo` beats a much lower one in a small node-limited
 //! match, weakened play still takes a mate in one, and `Skill` weakens the other games too.
 
-mod common;
+use super::common;
 
 use std::time::Duration;
 use tabula::engine::Engine;
@@ -69,7 +69,7 @@ fn bad_strength_values_keep_the_previous_one() {
 
 /// The first `n` openings of scripts/openings.epd.
 fn openings(n: usize) -> Vec<Chess> {
-    let text = include_str!("../scripts/openings.epd");
+    let text = include_str!("../../scripts/openings.epd");
     text.lines()
         .take(n)
         .map(|l| {

@@ -2,7 +2,7 @@
 //! and random playouts of chess and Chess960 (the other games run it from their own test files:
 //! othello.rs, connect4.rs, domineering.rs). Chess's own rule tables are in chess_rules.rs.
 
-mod common;
+use super::common;
 
 use common::conformance::{check_position, playouts};
 use tabula::game::{Game, Notation};

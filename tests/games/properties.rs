@@ -3,7 +3,7 @@
 //! `position` never changes the position; accepted positions are consistent; random legal
 //! games round-trip through the protocol.
 
-mod common;
+use super::common;
 
 use common::session;
 use proptest::prelude::*;
