@@ -1,6 +1,6 @@
 """tabula plays one game through lichess-bot's own test harness (github
 lichess-bot-devs/lichess-bot, `test_bot/`; a checkout outside this repository, its code not
-vendored here), driven by `cargo test --test lichess_bot` (tests/lichess_bot.rs).
+vendored here), driven by `cargo test --test clients lichess_bot` (tests/clients/lichess_bot.rs).
 
 Run by pytest from the root of the lichess-bot checkout (its `lib` and `test_bot` packages are
 imported from there, and `config.yml.default` read), with this repository's config:
@@ -19,7 +19,7 @@ White plays the first legal move, as the harness's `TrivialEngine` opponent did 
 commit (older checkouts work too). The bot, tabula, plays Black and must win, as in
 lichess-bot's own tests. The game, as the mocked server saw it, is written to a file of its
 own (`TABULA_GAME_RECORD`: the outcome on the first line, the moves on the second), which
-tests/lichess_bot.rs reads: lichess-bot's log shares stdout, so a printed line can be cut into
+tests/clients/lichess_bot.rs reads: lichess-bot's log shares stdout, so a printed line can be cut into
 by its lines. It is printed too, for a person reading the output.
 
 Environment:

@@ -11,7 +11,7 @@
 //! tabula's own rules: the moves legal, the game over where the client stopped it, the result
 //! the one the client wrote. Time margins are wide: the other tests run beside these.
 
-mod common;
+use super::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -4,7 +4,7 @@
 //! position set with `setboard`. Skipped, with a note on stderr, where polyglot is missing; under CI,
 //! which installs it, a missing polyglot fails the test.
 
-mod common;
+use super::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;

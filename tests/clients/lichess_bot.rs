@@ -8,7 +8,7 @@
 //! The checkout is `TABULA_LICHESS_BOT`, or `../lichess-bot` beside the repository, with its
 //! Python requirements installed (`pip install -r requirements.txt pytest`). Without them the
 //! test says so and checks nothing, under CI too: CI does not install lichess-bot (as
-//! OpenBench's checkout, `TABULA_OPENBENCH` in tests/real_clients.rs).
+//! OpenBench's checkout, `TABULA_OPENBENCH` in tests/clients/real_clients.rs).
 //!
 //! Two games: the config as written, and its casual bot at `UCI_Elo 1200`, made as the
 //! config's comments say (its `setoption`s seen in the traffic). Each time: pytest passes

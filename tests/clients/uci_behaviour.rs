@@ -6,7 +6,7 @@
 //! Latency bounds here are generous (a loaded CI machine); the measured figures are in the
 //! closing notes, taken on an idle machine.
 
-mod common;
+use super::common;
 
 use common::{EngineProc, Rng};
 use std::time::{Duration, Instant};
