@@ -436,3 +436,38 @@ fn the_analysis_board_for_every_game() {
         "analysis-domineering.png",
     );
 }
+
+#[test]
+fn a_loaded_games_comments_and_result_are_shown() {
+    let Some(b) = Browser::start() else { return };
+    let server = Server::start(&[]);
+    b.open(&server.url());
+    b.wait("the first game", 30, |st| st["game"] == "chess");
+    let pgn = "[White \"Anderssen\"]\n[Black \"Kieseritzky\"]\n[Result \"1-0\"]\n\n1. e4 {the King's Gambit follows} e5 2. f4 exf4 $6 1-0\n";
+    let st = load(&b, pgn);
+    assert_eq!(st["recorded"]["text"], "1-0", "{st}");
+    let turn = b.text("#turn");
+    assert!(!turn.contains("your move"), "at the record's end: {turn}");
+    let result = b.text("#result");
+    assert!(
+        result.contains("White wins") && result.contains("1-0"),
+        "{result}"
+    );
+    let moves = b.text("#history");
+    assert!(
+        moves.contains("the King's Gambit follows") && moves.contains("exf4?!"),
+        "{moves}"
+    );
+    // One move back, the game goes on: a person's move, no result.
+    key(&b, LEFT);
+    b.wait("one move back", 10, |s| s["recorded"].is_null());
+    assert!(b.text("#turn").contains("your move"));
+    assert_eq!(b.text("#result"), "");
+    let text = export(&b);
+    assert!(
+        text.contains("[White \"Anderssen\"]")
+            && text.contains("[Result \"1-0\"]")
+            && text.contains("{the King's Gambit follows}"),
+        "{text}"
+    );
+}

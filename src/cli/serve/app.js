@@ -378,7 +378,7 @@ function renderPanel(st) {
     turn += names[st.last.by] + " passes. ";
   }
   if (st.match) turn += "Game " + st.match.game + " of " + st.match.games + ": ";
-  if (!st.result) {
+  if (!st.result && !st.recorded) {
     const who = names[st.to_move];
     const pass = st.moves.length === 1 && st.moves[0].pass;
     turn += who + " to move";
@@ -397,9 +397,10 @@ function renderPanel(st) {
   }
   $("counts").textContent = counts;
   let res = "";
-  if (st.result) {
-    const w = st.result.winner;
-    res = "Game over: " + (w === null ? "a draw" : names[w] + " wins") + " (" + st.result.text + ", " + st.result.reason + ")";
+  const over = st.result || st.recorded;
+  if (over) {
+    const w = over.winner;
+    res = "Game over: " + (w === null ? "a draw" : names[w] + " wins") + " (" + over.text + ", " + over.reason + ")";
   }
   $("result").textContent = res;
 
