@@ -140,10 +140,32 @@ fn stop_analysis(b: &Browser) {
 /// Reviews the line on show: every position not at the end gets a score; a click on the
 /// graph goes to a position.
 fn review(b: &Browser) -> Value {
+    let width = |b: &Browser| {
+        b.js(
+            "return document.getElementById('review').offsetWidth;",
+            json!([]),
+        )
+    };
+    let before = width(b);
     b.click("#review");
+    // On, or (a short line) already done.
+    b.wait("the review on", 10, |s| {
+        s["review"]["on"] == true || node(s, cursor(s))["reviewed"] == true
+    });
+    let label = b.text("#review");
+    assert!(
+        label == "Stop review" || b.state()["review"]["on"] == false,
+        "{label} while reviewing"
+    );
+    assert_eq!(
+        width(b),
+        before,
+        "the button's width moved the row under it"
+    );
+    // It ends by itself once every position is scored, and the page says so.
     let st = b.wait("the review", 120, |s| {
         let line = s["line"].as_array().cloned().unwrap_or_default();
-        s["review"]["on"] == true
+        s["review"]["on"] == false
             && line.iter().filter_map(Value::as_u64).all(|id| {
                 node(s, id)["reviewed"] == true
                     || node(s, id)["children"]
@@ -151,7 +173,8 @@ fn review(b: &Browser) -> Value {
                         .is_some_and(|c| c.is_empty())
             })
     });
-    b.click("#review");
+    assert_eq!(b.text("#review"), "Review the game");
+    assert_eq!(b.text("#analysis-state").to_lowercase(), "(review done)");
     let points = b.js(
         "return document.querySelectorAll('#graph circle').length;",
         json!([]),

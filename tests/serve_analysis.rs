@@ -123,6 +123,8 @@ fn analysis_gives_lines_and_never_plays() {
         [0, 1].iter().all(|&n| node(st, n)["reviewed"] == true)
     });
     assert!(node(&st, 1)["score"]["cp"].is_i64() || node(&st, 1)["score"]["mate"].is_i64());
+    // Once the whole line is scored the review ends by itself.
+    s.wait_for(&id, 10, |st| st["review"]["on"] == false);
 }
 
 #[test]

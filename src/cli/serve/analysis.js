@@ -150,6 +150,9 @@ function renderAnalysis(st) {
     const line = st.line.map((id) => t.get(id));
     const done = line.filter((n) => n.reviewed).length;
     state = "(reviewing: " + done + " of " + line.length + ")";
+  } else if (!a && st.line.length > 1 && st.line.every((id, i) => t.get(id).reviewed || (i === st.line.length - 1 && i > 0))) {
+    // Every position scored (a finished game's last one has nothing to search).
+    state = "(review done)";
   } else if (a) state = st.engine.thinking ? "(thinking)" : "";
   $("analysis-state").textContent = state;
   const info = st.engine.info;
