@@ -494,3 +494,24 @@ fn a_loaded_games_comments_and_result_are_shown() {
         "{text}"
     );
 }
+
+#[test]
+fn an_earlier_position_of_the_engines_side_is_not_the_persons_move() {
+    let Some(b) = Browser::start() else { return };
+    let server = Server::start(&[]);
+    b.open(&server.url());
+    b.wait("the first game", 30, |st| st["game"] == "chess");
+    let st = b.new_game("connect4", "p1", &[], None);
+    let cell = &browser::first_move(&st)["cells"][0];
+    b.click(&format!("#cell-{}-{}", cell[0], cell[1]));
+    let st = b.wait("the engine's reply", 30, |s| {
+        browser::history(s).len() == 2 && browser::mine(s)
+    });
+    assert!(b.text("#turn").contains("your move"));
+    // Back one move: the engine's side is to move there.
+    key(&b, LEFT);
+    b.wait("one move back", 10, |s| cursor(s) != cursor(&st));
+    let turn = b.text("#turn");
+    assert!(!turn.contains("your move"), "{turn}");
+    assert!(turn.contains("tabula's side"), "{turn}");
+}

@@ -382,7 +382,10 @@ function renderPanel(st) {
     const who = names[st.to_move];
     const pass = st.moves.length === 1 && st.moves[0].pass;
     turn += who + " to move";
-    if (humanToMove(st) || st.can_move) turn += pass ? ": no legal move, you must pass" : ": your move";
+    if (humanToMove(st)) turn += pass ? ": no legal move, you must pass" : ": your move";
+    // An earlier position (or analysis) where the engine's side is to move: a person may try
+    // a move there, but it is not theirs to play.
+    else if (st.can_move) turn += st.settings.analyse ? " (analysis: try a move)" : " (" + st.engine.name + "'s side: a move here makes a variation)";
     else if (st.engine.error) turn += " (the engine failed)";
     else if (st.engine.paused) turn += " (paused)";
     else turn += ": " + st.engine.name + " is thinking";
