@@ -515,3 +515,32 @@ fn an_earlier_position_of_the_engines_side_is_not_the_persons_move() {
     assert!(!turn.contains("your move"), "{turn}");
     assert!(turn.contains("tabula's side"), "{turn}");
 }
+
+#[test]
+fn no_exact_values_never_flashes_where_there_are_values() {
+    let Some(b) = Browser::start() else { return };
+    let server = Server::start(&[]);
+    b.open(&server.url());
+    b.wait("the first game", 30, |st| st["game"] == "chess");
+    b.new_game("connect4", "both", &[], None);
+    // Every text the solver's state shows from here on.
+    b.js(
+        "window.seen = []; const e = document.getElementById('exact-state'); \
+         new MutationObserver(() => window.seen.push(e.textContent)) \
+           .observe(e, {childList: true, characterData: true, subtree: true});",
+        json!([]),
+    );
+    for k in 1..=3 {
+        let st = b.state();
+        let cell = &browser::first_move(&st)["cells"][0];
+        b.click(&format!("#cell-{}-{}", cell[0], cell[1]));
+        b.wait("the move", 10, |s| browser::history(s).len() == k);
+    }
+    // Done, or out of time on a busy machine.
+    b.wait("the values", 30, |s| s["exact"]["state"] != "running");
+    let seen = b.js("return window.seen;", json!([]));
+    assert!(
+        !seen.to_string().to_lowercase().contains("no exact values"),
+        "{seen}"
+    );
+}

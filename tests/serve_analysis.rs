@@ -320,3 +320,20 @@ fn a_lichess_export_round_trips() {
     let (_, _, again) = load_and_export(&s, &text);
     assert_eq!(again, text);
 }
+
+#[test]
+fn a_move_says_the_solver_is_at_work_at_once() {
+    let s = Server::start(&[]);
+    let st = s.ok(
+        "/api/new",
+        &json!({"game": "connect4", "human": "both", "exact": true}),
+    );
+    let id = st["id"].as_str().unwrap_or("").to_string();
+    for col in ["d", "d", "c"] {
+        // The state right after the move: not "off" (the page's "no exact values here")
+        // before the solver takes the position up.
+        let st = s.ok("/api/move", &json!({"id": id, "move": col}));
+        let state = st["exact"]["state"].as_str().unwrap_or("");
+        assert!(matches!(state, "running" | "done"), "{col}: {state}");
+    }
+}

@@ -217,7 +217,16 @@ impl<G: View> Shared<G> {
             inner.last_thinking = Some(t);
         }
         inner.exact.clear();
-        inner.exact_state = ExactState::Off;
+        // Where the solver will take the new position up, say so now: not "no values here"
+        // until it does.
+        let solving = inner.settings.exact
+            && inner.line.result().is_none()
+            && inner.line.pos.exact_possible();
+        inner.exact_state = if solving {
+            ExactState::Running
+        } else {
+            ExactState::Off
+        };
         inner.move_now = false;
         self.touch(inner);
     }
