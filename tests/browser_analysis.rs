@@ -508,6 +508,15 @@ fn an_earlier_position_of_the_engines_side_is_not_the_persons_move() {
         browser::history(s).len() == 2 && browser::mine(s)
     });
     assert!(b.text("#turn").contains("your move"));
+    // The engine's note in plain words, naming the side its number is for (no jargon).
+    let note = b.text("#note");
+    assert!(!note.contains("convention"), "{note}");
+    if note.contains("wins") {
+        assert!(
+            note.contains("for Red") || note.contains("for Yellow"),
+            "{note}"
+        );
+    }
     // Back one move: the engine's side is to move there.
     key(&b, LEFT);
     b.wait("one move back", 10, |s| cursor(s) != cursor(&st));
