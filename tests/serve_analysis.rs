@@ -337,3 +337,26 @@ fn a_move_says_the_solver_is_at_work_at_once() {
         assert!(matches!(state, "running" | "done"), "{col}: {state}");
     }
 }
+
+#[test]
+fn a_loaded_ggf_keeps_its_players_and_comments() {
+    let s = Server::start(&[]);
+    let ggf = "(;GM[Othello]PC[NBoard]PB[Edax]PW[chris]RE[?]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]C[an opening]B[F5]C[the usual]W[F6]B[E6]W[F4];)";
+    let (_, st, text) = load_and_export(&s, ggf);
+    for kept in [
+        "PB[Edax]",
+        "PW[chris]",
+        "C[an opening]B[F5]C[the usual]W[F6]",
+    ] {
+        assert!(text.contains(kept), "{kept} lost: {text}");
+    }
+    assert!(!text.contains("Human"), "{text}");
+    let f5 = st["tree"].as_array().and_then(|t| {
+        t.iter()
+            .find(|n| n["ply"] == 1)
+            .map(|n| n["comment"].clone())
+    });
+    assert_eq!(f5, Some(json!("the usual")));
+    let (_, _, again) = load_and_export(&s, &text);
+    assert_eq!(again, text);
+}

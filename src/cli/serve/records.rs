@@ -231,8 +231,19 @@ fn ggf<G: View>(
         names[0].replace(']', ")"),
         names[1].replace(']', ")"),
     );
+    let note = |node: usize| {
+        inner
+            .tree
+            .node(node)
+            .filter(|n| !n.comment.is_empty())
+            .map_or_else(String::new, |n| {
+                format!("C[{}]", n.comment.replace(']', ")"))
+            })
+    };
+    s.push_str(&note(0));
+    let nodes = inner.tree.line_through(0);
     let mut pos = start.clone();
-    for &mv in &main.moves {
+    for (k, &mv) in main.moves.iter().enumerate() {
         let colour = if pos.to_move().index() == 0 { 'B' } else { 'W' };
         let t = pos.format_move(mv);
         let t = if t == "0000" {
@@ -241,6 +252,7 @@ fn ggf<G: View>(
             t.to_ascii_uppercase()
         };
         s.push_str(&format!("{colour}[{t}]"));
+        s.push_str(&note(nodes.get(k + 1).copied().unwrap_or(usize::MAX)));
         pos.play(mv);
     }
     s.push_str(";)\n");
@@ -305,14 +317,34 @@ pub fn import(text: &str) -> Result<Imported, String> {
                 )
             })
             .collect();
+        // Its players (`PB` Black, the first player; `PW`) and its `C[]` comments, each
+        // with the move before it (the start's before the first move).
+        let mut tags = Vec::new();
+        let mut comments = vec![String::new()];
+        for (k, v) in tabula::games::othello::ggf::properties(text)? {
+            match k {
+                "PB" => tags.push(("P1".to_string(), v.to_string())),
+                "PW" => tags.push(("P2".to_string(), v.to_string())),
+                "B" | "W" => comments.push(String::new()),
+                "C" => {
+                    if let Some(c) = comments.last_mut() {
+                        if !c.is_empty() {
+                            c.push(' ');
+                        }
+                        c.push_str(v.trim());
+                    }
+                }
+                _ => {}
+            }
+        }
         return Ok(Imported {
             game: "othello".into(),
             fen: Some(fen),
             chess960: false,
             size: Some((g.n, g.n)),
-            comments: Vec::new(),
+            comments,
             nags: Vec::new(),
-            tags: Vec::new(),
+            tags,
             result: None,
             moves,
         });
