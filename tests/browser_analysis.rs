@@ -140,10 +140,32 @@ fn stop_analysis(b: &Browser) {
 /// Reviews the line on show: every position not at the end gets a score; a click on the
 /// graph goes to a position.
 fn review(b: &Browser) -> Value {
+    let width = |b: &Browser| {
+        b.js(
+            "return document.getElementById('review').offsetWidth;",
+            json!([]),
+        )
+    };
+    let before = width(b);
     b.click("#review");
+    // On, or (a short line) already done.
+    b.wait("the review on", 10, |s| {
+        s["review"]["on"] == true || node(s, cursor(s))["reviewed"] == true
+    });
+    let label = b.text("#review");
+    assert!(
+        label == "Stop review" || b.state()["review"]["on"] == false,
+        "{label} while reviewing"
+    );
+    assert_eq!(
+        width(b),
+        before,
+        "the button's width moved the row under it"
+    );
+    // It ends by itself once every position is scored, and the page says so.
     let st = b.wait("the review", 120, |s| {
         let line = s["line"].as_array().cloned().unwrap_or_default();
-        s["review"]["on"] == true
+        s["review"]["on"] == false
             && line.iter().filter_map(Value::as_u64).all(|id| {
                 node(s, id)["reviewed"] == true
                     || node(s, id)["children"]
@@ -151,7 +173,8 @@ fn review(b: &Browser) -> Value {
                         .is_some_and(|c| c.is_empty())
             })
     });
-    b.click("#review");
+    assert_eq!(b.text("#review"), "Review the game");
+    assert_eq!(b.text("#analysis-state").to_lowercase(), "(review done)");
     let points = b.js(
         "return document.querySelectorAll('#graph circle').length;",
         json!([]),
@@ -434,5 +457,99 @@ fn the_analysis_board_for_every_game() {
         "domineering",
         &[("rows", "6"), ("cols", "6")],
         "analysis-domineering.png",
+    );
+}
+
+#[test]
+fn a_loaded_games_comments_and_result_are_shown() {
+    let Some(b) = Browser::start() else { return };
+    let server = Server::start(&[]);
+    b.open(&server.url());
+    b.wait("the first game", 30, |st| st["game"] == "chess");
+    let pgn = "[White \"Anderssen\"]\n[Black \"Kieseritzky\"]\n[Result \"1-0\"]\n\n1. e4 {the King's Gambit follows} e5 2. f4 exf4 $6 1-0\n";
+    let st = load(&b, pgn);
+    assert_eq!(st["recorded"]["text"], "1-0", "{st}");
+    let turn = b.text("#turn");
+    assert!(!turn.contains("your move"), "at the record's end: {turn}");
+    let result = b.text("#result");
+    assert!(
+        result.contains("White wins") && result.contains("1-0"),
+        "{result}"
+    );
+    let moves = b.text("#history");
+    assert!(
+        moves.contains("the King's Gambit follows") && moves.contains("exf4?!"),
+        "{moves}"
+    );
+    // One move back, the game goes on: a person's move, no result.
+    key(&b, LEFT);
+    b.wait("one move back", 10, |s| s["recorded"].is_null());
+    assert!(b.text("#turn").contains("your move"));
+    assert_eq!(b.text("#result"), "");
+    let text = export(&b);
+    assert!(
+        text.contains("[White \"Anderssen\"]")
+            && text.contains("[Result \"1-0\"]")
+            && text.contains("{the King's Gambit follows}"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_earlier_position_of_the_engines_side_is_not_the_persons_move() {
+    let Some(b) = Browser::start() else { return };
+    let server = Server::start(&[]);
+    b.open(&server.url());
+    b.wait("the first game", 30, |st| st["game"] == "chess");
+    let st = b.new_game("connect4", "p1", &[], None);
+    let cell = &browser::first_move(&st)["cells"][0];
+    b.click(&format!("#cell-{}-{}", cell[0], cell[1]));
+    let st = b.wait("the engine's reply", 30, |s| {
+        browser::history(s).len() == 2 && browser::mine(s)
+    });
+    assert!(b.text("#turn").contains("your move"));
+    // The engine's note in plain words, naming the side its number is for (no jargon).
+    let note = b.text("#note");
+    assert!(!note.contains("convention"), "{note}");
+    if note.contains("wins") {
+        assert!(
+            note.contains("for Red") || note.contains("for Yellow"),
+            "{note}"
+        );
+    }
+    // Back one move: the engine's side is to move there.
+    key(&b, LEFT);
+    b.wait("one move back", 10, |s| cursor(s) != cursor(&st));
+    let turn = b.text("#turn");
+    assert!(!turn.contains("your move"), "{turn}");
+    assert!(turn.contains("tabula's side"), "{turn}");
+}
+
+#[test]
+fn no_exact_values_never_flashes_where_there_are_values() {
+    let Some(b) = Browser::start() else { return };
+    let server = Server::start(&[]);
+    b.open(&server.url());
+    b.wait("the first game", 30, |st| st["game"] == "chess");
+    b.new_game("connect4", "both", &[], None);
+    // Every text the solver's state shows from here on.
+    b.js(
+        "window.seen = []; const e = document.getElementById('exact-state'); \
+         new MutationObserver(() => window.seen.push(e.textContent)) \
+           .observe(e, {childList: true, characterData: true, subtree: true});",
+        json!([]),
+    );
+    for k in 1..=3 {
+        let st = b.state();
+        let cell = &browser::first_move(&st)["cells"][0];
+        b.click(&format!("#cell-{}-{}", cell[0], cell[1]));
+        b.wait("the move", 10, |s| browser::history(s).len() == k);
+    }
+    // Done, or out of time on a busy machine.
+    b.wait("the values", 30, |s| s["exact"]["state"] != "running");
+    let seen = b.js("return window.seen;", json!([]));
+    assert!(
+        !seen.to_string().to_lowercase().contains("no exact values"),
+        "{seen}"
     );
 }

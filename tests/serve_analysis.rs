@@ -123,6 +123,8 @@ fn analysis_gives_lines_and_never_plays() {
         [0, 1].iter().all(|&n| node(st, n)["reviewed"] == true)
     });
     assert!(node(&st, 1)["score"]["cp"].is_i64() || node(&st, 1)["score"]["mate"].is_i64());
+    // Once the whole line is scored the review ends by itself.
+    s.wait_for(&id, 10, |st| st["review"]["on"] == false);
 }
 
 #[test]
@@ -230,4 +232,131 @@ fn big_othello_boards_get_lines_and_exact_values() {
             .as_array()
             .is_some_and(|l| l.len() == 2.min(legal))
     });
+}
+
+/// Loads `record`, exports it: the session's id and the text.
+fn load_and_export(s: &Server, record: &str) -> (String, Value, String) {
+    let st = s.ok("/api/new", &json!({"record": record}));
+    let id = st["id"].as_str().unwrap_or("").to_string();
+    let text = s.ok("/api/export", &json!({"id": id}))["text"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    (id, st, text)
+}
+
+#[test]
+fn a_loaded_game_keeps_its_tags_comments_and_result() {
+    let s = Server::start(&[]);
+    // A master game's opening, as an annotator writes it.
+    let pgn = "[Event \"Hastings\"]\n[Site \"Hastings ENG\"]\n[Date \"1895.08.05\"]\n[Round \"1\"]\n[White \"Steinitz, William\"]\n[Black \"von Bardeleben, Curt\"]\n[Result \"1-0\"]\n[ECO \"C54\"]\n\n{Giuoco Piano} 1. e4 e5 2. Nf3 Nc6 3. Bc4 {the Italian} Bc5 (3... Nf6 $5 {the Two Knights}) 4. c3 Nf6 5. d4! exd4 1-0\n";
+    let (id, st, text) = load_and_export(&s, pgn);
+    for kept in [
+        "[Event \"Hastings\"]",
+        "[Date \"1895.08.05\"]",
+        "[White \"Steinitz, William\"]",
+        "[Black \"von Bardeleben, Curt\"]",
+        "[Result \"1-0\"]",
+        "[ECO \"C54\"]",
+        "{Giuoco Piano}",
+        "3. Bc4 {the Italian} Bc5",
+        "Nf6 $5 {the Two Knights}",
+        "5. d4 $1 exd4",
+    ] {
+        assert!(text.contains(kept), "{kept} lost: {text}");
+    }
+    assert!(text.trim_end().ends_with("1-0"), "{text}");
+    assert!(!text.contains("Human"), "{text}");
+    // The page is told the result at the last move, and the comments beside their moves.
+    assert_eq!(st["recorded"]["text"], "1-0", "{st}");
+    let bc4 = st["tree"].as_array().and_then(|t| {
+        t.iter()
+            .find(|n| n["text"] == "Bc4")
+            .map(|n| n["comment"].clone())
+    });
+    assert_eq!(bc4, Some(json!("the Italian")));
+    // Back one move: no recorded result there.
+    let back = st["line"]
+        .as_array()
+        .map_or(0, |l| l.len())
+        .saturating_sub(2);
+    let st2 = s.ok("/api/goto", &json!({"id": id, "node": st["line"][back]}));
+    assert!(st2["recorded"].is_null(), "{st2}");
+    // Load, save, load: the same text.
+    let (_, _, again) = load_and_export(&s, &text);
+    assert_eq!(again, text);
+    // A move past the record's end: the result is no longer the record's.
+    let end = st["line"][back + 1].clone();
+    s.ok("/api/goto", &json!({"id": id, "node": end}));
+    s.ok("/api/move", &json!({"id": id, "move": "cxd4"}));
+    let text = s.ok("/api/export", &json!({"id": id}))["text"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(text.contains("[Result \"*\"]"), "{text}");
+    assert!(text.contains("[White \"Steinitz, William\"]"), "{text}");
+}
+
+#[test]
+fn a_lichess_export_round_trips() {
+    let s = Server::start(&[]);
+    let pgn = "[Event \"Rated Blitz game\"]\n[Site \"https://lichess.org/abcdefgh\"]\n[Date \"2024.01.02\"]\n[White \"alice\"]\n[Black \"bob\"]\n[Result \"0-1\"]\n[WhiteElo \"1500\"]\n[BlackElo \"1510\"]\n[TimeControl \"180+0\"]\n[Termination \"Time forfeit\"]\n\n1. e4 { [%clk 0:03:00] } 1... e5 { [%clk 0:03:00] } 2. Qh5?! { [%clk 0:02:58] } 2... Nc6 $1 { [%clk 0:02:57] } 0-1\n\n\n";
+    let (_, st, text) = load_and_export(&s, pgn);
+    for kept in [
+        "[Site \"https://lichess.org/abcdefgh\"]",
+        "[WhiteElo \"1500\"]",
+        "[TimeControl \"180+0\"]",
+        "[Termination \"Time forfeit\"]",
+        "[Result \"0-1\"]",
+        "1. e4 {[%clk 0:03:00]} e5 {[%clk 0:03:00]}",
+        "2. Qh5 $6 {[%clk 0:02:58]} Nc6 $1 {[%clk 0:02:57]} 0-1",
+    ] {
+        assert!(
+            text.replace('\n', " ").contains(kept),
+            "{kept} lost: {text}"
+        );
+    }
+    assert_eq!(st["recorded"]["winner"], 1, "{st}");
+    let (_, _, again) = load_and_export(&s, &text);
+    assert_eq!(again, text);
+}
+
+#[test]
+fn a_move_says_the_solver_is_at_work_at_once() {
+    let s = Server::start(&[]);
+    let st = s.ok(
+        "/api/new",
+        &json!({"game": "connect4", "human": "both", "exact": true}),
+    );
+    let id = st["id"].as_str().unwrap_or("").to_string();
+    for col in ["d", "d", "c"] {
+        // The state right after the move: not "off" (the page's "no exact values here")
+        // before the solver takes the position up.
+        let st = s.ok("/api/move", &json!({"id": id, "move": col}));
+        let state = st["exact"]["state"].as_str().unwrap_or("");
+        assert!(matches!(state, "running" | "done"), "{col}: {state}");
+    }
+}
+
+#[test]
+fn a_loaded_ggf_keeps_its_players_and_comments() {
+    let s = Server::start(&[]);
+    let ggf = "(;GM[Othello]PC[NBoard]PB[Edax]PW[chris]RE[?]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]C[an opening]B[F5]C[the usual]W[F6]B[E6]W[F4];)";
+    let (_, st, text) = load_and_export(&s, ggf);
+    for kept in [
+        "PB[Edax]",
+        "PW[chris]",
+        "C[an opening]B[F5]C[the usual]W[F6]",
+    ] {
+        assert!(text.contains(kept), "{kept} lost: {text}");
+    }
+    assert!(!text.contains("Human"), "{text}");
+    let f5 = st["tree"].as_array().and_then(|t| {
+        t.iter()
+            .find(|n| n["ply"] == 1)
+            .map(|n| n["comment"].clone())
+    });
+    assert_eq!(f5, Some(json!("the usual")));
+    let (_, _, again) = load_and_export(&s, &text);
+    assert_eq!(again, text);
 }

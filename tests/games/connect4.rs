@@ -185,7 +185,7 @@ fn solver_scores_become_mate_distances() {
         .unwrap();
     let solved = wide.solve(&|| true).expect("solved without a search");
     assert_eq!((solved.best, solved.score), (0, tabula::search::MATE - 1));
-    assert_eq!(solved.note, "solved: score 25 (test-set convention)");
+    assert_eq!(solved.note, "solved: Red wins (+25 for Red)");
     // r b1 c1 d1 against y b2 c2: two threats (a1, e1), so the side to move is mated in 2.
     let solved = pos("22334").solve(&|| false).unwrap();
     assert_eq!(solved.score, -(tabula::search::MATE - 2));
@@ -571,7 +571,13 @@ fn a_weak_win_is_measured_on_its_own_column() {
         stopped.score > p.score_to_search(1),
         "sooner than at the latest stone"
     );
-    assert!(stopped.note.contains("for this move"), "{}", stopped.note);
+    assert!(
+        stopped
+            .note
+            .contains("Red wins (+10 for Red) with this move"),
+        "{}",
+        stopped.note
+    );
     let solved = p.solve(&|| false).unwrap();
     let best = scores.iter().flatten().max().copied().expect("moves");
     assert_eq!(solved.score, p.score_to_search(best));

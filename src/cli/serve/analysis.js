@@ -22,6 +22,13 @@ function moveNumber(st, ply) {
   return [first + Math.floor(k / 2), k % 2 === 0];
 }
 
+// A move's NAGs as the usual glyphs ($1 "!", ... $6 "?!"), others as written.
+function nagText(nags) {
+  if (!nags) return "";
+  const glyph = { $1: "!", $2: "?", $3: "!!", $4: "??", $5: "!?", $6: "?!" };
+  return nags.split(" ").map((g) => glyph[g] || " " + g).join("");
+}
+
 // The move list: the main line, each variation in brackets after the move it replaces.
 function renderMoves(st) {
   const t = treeOf(st);
@@ -31,8 +38,12 @@ function renderMoves(st) {
     const num = moveNumber(st, n.ply);
     if (num && (num[1] || force)) out.push('<span class="num">' + num[0] + (num[1] ? "." : "\u2026") + "</span>");
     else if (!num && (force || n.ply % 10 === 1)) out.push('<span class="num">' + n.ply + ".</span>");
-    out.push('<button class="mv' + (id === st.cursor ? " cur" : "") + '" data-node="' + id + '" id="mv-' + id + '">' + esc(n.text) + "</button>");
+    out.push('<button class="mv' + (id === st.cursor ? " cur" : "") + '" data-node="' + id + '" id="mv-' + id + '">' + esc(n.text + nagText(n.nags)) + "</button>");
+    note(n);
   };
+  // A loaded record's comment, beside its move.
+  const note = (n) => { if (n.comment) out.push('<span class="comment">' + esc(n.comment) + "</span>"); };
+  note(t.get(0));
   const line = (from, force) => {
     let at = t.get(from);
     while (at && at.children.length) {
@@ -139,6 +150,9 @@ function renderAnalysis(st) {
     const line = st.line.map((id) => t.get(id));
     const done = line.filter((n) => n.reviewed).length;
     state = "(reviewing: " + done + " of " + line.length + ")";
+  } else if (!a && st.line.length > 1 && st.line.every((id, i) => t.get(id).reviewed || (i === st.line.length - 1 && i > 0))) {
+    // Every position scored (a finished game's last one has nothing to search).
+    state = "(review done)";
   } else if (a) state = st.engine.thinking ? "(thinking)" : "";
   $("analysis-state").textContent = state;
   const info = st.engine.info;

@@ -378,11 +378,14 @@ function renderPanel(st) {
     turn += names[st.last.by] + " passes. ";
   }
   if (st.match) turn += "Game " + st.match.game + " of " + st.match.games + ": ";
-  if (!st.result) {
+  if (!st.result && !st.recorded) {
     const who = names[st.to_move];
     const pass = st.moves.length === 1 && st.moves[0].pass;
     turn += who + " to move";
-    if (humanToMove(st) || st.can_move) turn += pass ? ": no legal move, you must pass" : ": your move";
+    if (humanToMove(st)) turn += pass ? ": no legal move, you must pass" : ": your move";
+    // An earlier position (or analysis) where the engine's side is to move: a person may try
+    // a move there, but it is not theirs to play.
+    else if (st.can_move) turn += st.settings.analyse ? " (analysis: try a move)" : " (" + st.engine.name + "'s side: a move here makes a variation)";
     else if (st.engine.error) turn += " (the engine failed)";
     else if (st.engine.paused) turn += " (paused)";
     else turn += ": " + st.engine.name + " is thinking";
@@ -397,9 +400,10 @@ function renderPanel(st) {
   }
   $("counts").textContent = counts;
   let res = "";
-  if (st.result) {
-    const w = st.result.winner;
-    res = "Game over: " + (w === null ? "a draw" : names[w] + " wins") + " (" + st.result.text + ", " + st.result.reason + ")";
+  const over = st.result || st.recorded;
+  if (over) {
+    const w = over.winner;
+    res = "Game over: " + (w === null ? "a draw" : names[w] + " wins") + " (" + over.text + ", " + over.reason + ")";
   }
   $("result").textContent = res;
 

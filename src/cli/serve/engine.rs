@@ -351,7 +351,13 @@ pub fn run<G: View>(
                 if let Some(n) = inner.tree.node_mut(job.node) {
                     n.reviewed = true;
                 }
-                shared.touch_live(&mut inner, Some(job.node));
+                if inner.review && next_review(&inner).is_none() {
+                    // The whole line is scored: the review ends, and the page says so.
+                    inner.review = false;
+                    shared.touch(&mut inner);
+                } else {
+                    shared.touch_live(&mut inner, Some(job.node));
+                }
             }
             Ok(_) => {
                 // Dropped while the position stayed, or an analysis stopped: the report stays

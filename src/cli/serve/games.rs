@@ -226,7 +226,7 @@ pub fn create(
     let chess960 = imported.as_ref().is_some_and(|i| i.chess960);
     let session = dispatch(id, game, fen, body, settings, engines, chess960)?;
     if let Some(i) = &imported
-        && let Err(e) = session.load(&i.moves)
+        && let Err(e) = session.load(i)
     {
         session.close();
         return Err(e);

@@ -28,7 +28,9 @@
 //! takes it out; `/api/settings` takes `analyse` (think on the position on show, never play)
 //! and `multipv` (1-5); `/api/review {id, on, ms}` has the engine score every position of the
 //! line on show; `/api/export {id}` answers `{text, file}` (PGN, GGF, or tabula's records);
-//! `/api/new` with `record` loads a game from such a text (checked with tabula's rules).
+//! `/api/new` with `record` loads a game from such a text (checked with tabula's rules; its
+//! tags, comments, NAGs and result kept: the state's tree nodes carry `comment` and `nags`,
+//! and `recorded` is its result at its main line's last position).
 
 mod board;
 mod engine;

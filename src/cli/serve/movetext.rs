@@ -3,7 +3,8 @@
 //! of the other games share: `{...}` and `;` comments, `$n` NAGs, move numbers (`12.`
 //! `12...`), a result token, `!?` suffixes, and `( ... )` variations (nested), each an
 //! alternative to the move just before it. Moves are kept as written; the game's rules check
-//! them later (`Session::load`).
+//! them later (`Session::load`). Comments and NAGs are kept with the move they follow (a
+//! `!?` suffix as its NAG, `$5`), and the result token; `;` comments are dropped.
 //!
 //! Tree layout: node i + 1 is `moves[i]`, `(parent, text)`; 0 is the start; parents come
 //! before children, and a node's first child is its main continuation.
@@ -13,6 +14,12 @@
 pub struct Parsed {
     pub tags: Vec<(String, String)>,
     pub moves: Vec<(usize, String)>,
+    /// Per node (0 the start, i + 1 `moves[i]`): the `{...}` comments after it, joined.
+    pub comments: Vec<String>,
+    /// Per node: its NAGs, `$n` each, space-separated.
+    pub nags: Vec<String>,
+    /// The result token that ended the movetext, if any.
+    pub result: Option<String>,
 }
 
 impl Parsed {
@@ -38,7 +45,12 @@ fn tag_line(line: &str) -> Option<(String, String)> {
 
 /// Reads the first game of `text`.
 pub fn parse(text: &str) -> Result<Parsed, String> {
-    let mut out = Parsed::default();
+    let mut out = Parsed {
+        comments: vec![String::new()],
+        nags: vec![String::new()],
+        ..Parsed::default()
+    };
+    let mut comment = String::new();
     let mut cur = 0usize; // the node the next move follows
     let mut last = 0usize; // the last move made (a variation is an alternative to it)
     let mut stack: Vec<(usize, usize)> = Vec::new();
@@ -64,9 +76,23 @@ pub fn parse(text: &str) -> Result<Parsed, String> {
             let ch = chars.next();
             if in_comment {
                 match ch {
-                    None => break,
-                    Some('}') => in_comment = false,
-                    Some(_) => {}
+                    None => {
+                        comment.push(' ');
+                        break;
+                    }
+                    Some('}') => {
+                        in_comment = false;
+                        let c = comment.split_whitespace().collect::<Vec<_>>().join(" ");
+                        comment.clear();
+                        if !c.is_empty() {
+                            let to = &mut out.comments[cur];
+                            if !to.is_empty() {
+                                to.push(' ');
+                            }
+                            to.push_str(&c);
+                        }
+                    }
+                    Some(c) => comment.push(c),
                 }
                 continue;
             }
@@ -76,20 +102,33 @@ pub fn parse(text: &str) -> Result<Parsed, String> {
             };
             if boundary && !word.is_empty() {
                 let w = std::mem::take(&mut word);
-                if let Some(mv) = move_token(&w, &mut ended) {
-                    if ended && stack.is_empty() {
-                        return Ok(out);
+                match move_token(&w) {
+                    Token::Result => {
+                        ended = true;
+                        if stack.is_empty() {
+                            out.result = Some(w);
+                            return Ok(out);
+                        }
                     }
-                    if out.moves.len() >= MAX_MOVES {
-                        return Err(format!("more than {MAX_MOVES} moves"));
+                    Token::Nag(n) => add_nag(&mut out.nags[cur], &n),
+                    Token::Move(mv, nag) => {
+                        if ended && stack.is_empty() {
+                            return Ok(out);
+                        }
+                        if out.moves.len() >= MAX_MOVES {
+                            return Err(format!("more than {MAX_MOVES} moves"));
+                        }
+                        out.moves.push((cur, mv));
+                        out.comments.push(String::new());
+                        out.nags.push(String::new());
+                        last = out.moves.len();
+                        cur = last;
+                        if let Some(n) = nag {
+                            add_nag(&mut out.nags[cur], n);
+                        }
+                        started = true;
                     }
-                    out.moves.push((cur, mv));
-                    last = out.moves.len();
-                    cur = last;
-                    started = true;
-                }
-                if ended && stack.is_empty() {
-                    return Ok(out);
+                    Token::Other => {}
                 }
             }
             match ch {
@@ -123,23 +162,58 @@ pub fn parse(text: &str) -> Result<Parsed, String> {
     Ok(out)
 }
 
-/// The move in a movetext word, if it is one (numbers, NAGs, results are not); a result
-/// sets `ended`.
-fn move_token(w: &str, ended: &mut bool) -> Option<String> {
-    if matches!(w, "1-0" | "0-1" | "1/2-1/2" | "*") {
-        *ended = true;
-        return None;
+/// What a movetext word is.
+enum Token {
+    /// A move, with the NAG of its `!?` suffix.
+    Move(String, Option<&'static str>),
+    Nag(String),
+    Result,
+    /// A move number, or a lone suffix.
+    Other,
+}
+
+fn add_nag(to: &mut String, nag: &str) {
+    if !to.is_empty() {
+        to.push(' ');
     }
-    if w.starts_with('$') {
-        return None;
+    to.push_str(nag);
+}
+
+/// The suffixes' NAGs, as PGN's export format writes them.
+const SUFFIXES: [(&str, &str); 6] = [
+    ("!!", "$3"),
+    ("??", "$4"),
+    ("!?", "$5"),
+    ("?!", "$6"),
+    ("!", "$1"),
+    ("?", "$2"),
+];
+
+fn move_token(w: &str) -> Token {
+    if matches!(w, "1-0" | "0-1" | "1/2-1/2" | "*") {
+        return Token::Result;
+    }
+    if let Some(n) = w.strip_prefix('$') {
+        return match n.parse::<u16>() {
+            Ok(n) => Token::Nag(format!("${n}")),
+            Err(_) => Token::Other,
+        };
     }
     // "12." "12..." "12.e4"
     let w = match w.rfind('.') {
         Some(i) if w[..i].chars().all(|c| c.is_ascii_digit() || c == '.') => &w[i + 1..],
         _ => w,
     };
-    let w = w.trim_end_matches(['!', '?']);
-    (!w.is_empty()).then(|| w.to_string())
+    let bare = w.trim_end_matches(['!', '?']);
+    let nag = SUFFIXES
+        .iter()
+        .find(|(s, _)| w.len() - bare.len() == s.len() && w.ends_with(s))
+        .map(|&(_, n)| n);
+    if bare.is_empty() {
+        Token::Other
+    } else {
+        Token::Move(bare.to_string(), nag)
+    }
 }
 
 /// Movetext with variations: `moves` is the tree as `Parsed` lays it out (the children of a
@@ -216,6 +290,15 @@ mod tests {
                 (7, "Nc6"),
                 (8, "Bb5"),
             ]
+        );
+        assert_eq!(p.comments[1], "best [not a tag] 2. d4");
+        assert_eq!((p.nags[7].as_str(), p.nags[8].as_str()), ("$1", "$5"));
+        assert_eq!(p.result.as_deref(), Some("1-0"));
+        let p = parse("{game} 1. e4 { [%clk 0:03:00] } e5 $14 { [%clk 0:02:59] } 0-1").unwrap();
+        assert_eq!(p.comments, ["game", "[%clk 0:03:00]", "[%clk 0:02:59]"]);
+        assert_eq!(
+            (p.nags[2].as_str(), p.result.as_deref()),
+            ("$14", Some("0-1"))
         );
         assert!(parse("1. e4 )").is_err());
         assert!(parse("( e4 )").is_err());

@@ -3,7 +3,8 @@
 //! variation in parentheses); Othello as GGF, the format NBoard and the servers use (the main
 //! line: GGF has no variations); Connect Four and Domineering as `tabula play` saves them
 //! (tags with `[Game]` and `[FEN]`, moves in the game's notation), variations in parentheses,
-//! which `tabula play --load` skips. Import: which game a text is (GGF's `(;`, a `[Game]` tag,
+//! which `tabula play --load` skips. A loaded record's tags, comments, NAGs and result are
+//! written back out (its result while the main line ends where the record's did). Import: which game a text is (GGF's `(;`, a `[Game]` tag,
 //! else chess), its board and start, and its moves as a tree (`movetext.rs`); the moves
 //! themselves are checked with the game's rules by the session (`Session::load`).
 
@@ -23,6 +24,22 @@ fn main_line<G: View>(inner: &Inner<G>) -> GameLine<G> {
     }
     line
 }
+
+/// The result of the main line: by the rules, else a loaded record's while the main line
+/// still ends where the record's did.
+pub fn main_result<G: View>(inner: &Inner<G>) -> Option<GameResult> {
+    main_line(inner).result().map(|(r, _)| r).or_else(|| {
+        let end = inner.tree.line_through(0).last().copied().unwrap_or(0);
+        inner
+            .loaded
+            .as_ref()
+            .filter(|l| l.end == end)
+            .and_then(|l| l.result)
+    })
+}
+
+/// Tags that the export works out itself, never copied from a loaded record.
+const OWN_TAGS: [&str; 6] = ["Result", "FEN", "SetUp", "PlyCount", "Game", "Variant"];
 
 /// Today's date as `(year, month, day)`, UTC.
 fn today() -> (i64, u32, u32) {
@@ -44,7 +61,8 @@ fn today() -> (i64, u32, u32) {
 /// The game as text in its own format, and a file name for it.
 pub fn export<G: View>(inner: &Inner<G>, names: &[String; 2]) -> (String, String) {
     let main = main_line(inner);
-    let result = main.result().map(|(r, _)| r);
+    let by_rules = main.result().is_some();
+    let result = main_result(inner);
     let (y, m, d) = today();
     if G::NAME == "othello" {
         return (ggf(inner, &main, names, (y, m, d)), "game.ggf".into());
@@ -80,6 +98,19 @@ pub fn export<G: View>(inner: &Inner<G>, names: &[String; 2]) -> (String, String
     if let Some((_, why)) = main.result() {
         tags.push(("Termination", why));
     }
+    // A loaded record's tags: its players, event, date, and any others, as written (its
+    // `Termination` only while its result stands).
+    for (k, v) in inner.loaded.iter().flat_map(|l| &l.tags) {
+        let own = OWN_TAGS.iter().any(|t| t.eq_ignore_ascii_case(k))
+            || (by_rules || result.is_none()) && k.eq_ignore_ascii_case("Termination");
+        if own {
+            continue;
+        }
+        match tags.iter_mut().find(|(t, _)| t.eq_ignore_ascii_case(k)) {
+            Some(t) => t.1 = v.clone(),
+            None => tags.push((k.as_str(), v.clone())),
+        }
+    }
     let mut s = String::new();
     for (k, v) in &tags {
         let v = v.replace('\\', "\\\\").replace('"', "\\\"");
@@ -109,7 +140,19 @@ fn movetext_of<G: View>(inner: &Inner<G>) -> String {
         .and_then(|n| n.parse().ok())
         .unwrap_or(1);
     let children = |i: usize| tree.node(i).map_or_else(Vec::new, |n| n.children.clone());
-    let text_of = |i: usize| tree.node(i).map_or_else(String::new, |n| n.text.clone());
+    // The move, its NAGs, its comment (`}` cannot be written inside one: `)` instead).
+    let text_of = |i: usize| {
+        tree.node(i).map_or_else(String::new, |n| {
+            let mut t = n.text.clone();
+            for part in [n.nags.clone(), comment(&n.comment)] {
+                if !part.is_empty() {
+                    t.push(' ');
+                    t.push_str(&part);
+                }
+            }
+            t
+        })
+    };
     let ply = |i: usize| tree.ply(i).saturating_sub(1);
     let number = |ply: usize| {
         G::PGN.then(|| {
@@ -124,7 +167,21 @@ fn movetext_of<G: View>(inner: &Inner<G>) -> String {
         number: &number,
     };
     let s = w.write(0, "");
-    s.trim_end().to_string()
+    let s = s.trim_end();
+    // The comment before the first move.
+    match tree.node(0).map(|n| comment(&n.comment)) {
+        Some(c) if !c.is_empty() => format!("{c}\n{s}").trim_end().to_string(),
+        _ => s.to_string(),
+    }
+}
+
+/// A comment as PGN writes it: `{text}` (empty where there is none).
+fn comment(text: &str) -> String {
+    if text.is_empty() {
+        String::new()
+    } else {
+        format!("{{{}}}", text.replace('}', ")"))
+    }
 }
 
 /// Othello's GGF: the start board, Black's and White's moves of the main line, the result as
@@ -174,8 +231,19 @@ fn ggf<G: View>(
         names[0].replace(']', ")"),
         names[1].replace(']', ")"),
     );
+    let note = |node: usize| {
+        inner
+            .tree
+            .node(node)
+            .filter(|n| !n.comment.is_empty())
+            .map_or_else(String::new, |n| {
+                format!("C[{}]", n.comment.replace(']', ")"))
+            })
+    };
+    s.push_str(&note(0));
+    let nodes = inner.tree.line_through(0);
     let mut pos = start.clone();
-    for &mv in &main.moves {
+    for (k, &mv) in main.moves.iter().enumerate() {
         let colour = if pos.to_move().index() == 0 { 'B' } else { 'W' };
         let t = pos.format_move(mv);
         let t = if t == "0000" {
@@ -184,6 +252,7 @@ fn ggf<G: View>(
             t.to_ascii_uppercase()
         };
         s.push_str(&format!("{colour}[{t}]"));
+        s.push_str(&note(nodes.get(k + 1).copied().unwrap_or(usize::MAX)));
         pos.play(mv);
     }
     s.push_str(";)\n");
@@ -200,6 +269,22 @@ pub struct Imported {
     /// Board dimensions where no FEN gives them (`Size` tag: `8`, `7x6`).
     pub size: Option<(u32, u32)>,
     pub moves: Vec<(usize, String)>,
+    /// Per record node (0 the start, i + 1 `moves[i]`): its comment and its NAGs (`$1 $14`).
+    pub comments: Vec<String>,
+    pub nags: Vec<String>,
+    /// The record's tags, as written (written back out by `export`).
+    pub tags: Vec<(String, String)>,
+    /// The result the record gives (its `Result` tag, else its result token).
+    pub result: Option<GameResult>,
+}
+
+fn result_of(text: &str) -> Option<GameResult> {
+    match text.trim() {
+        "1-0" => Some(GameResult::P1Win),
+        "0-1" => Some(GameResult::P2Win),
+        "1/2-1/2" => Some(GameResult::Draw),
+        _ => None,
+    }
 }
 
 /// Reads a record: GGF, tabula's records (a `[Game]` tag), or PGN.
@@ -232,11 +317,35 @@ pub fn import(text: &str) -> Result<Imported, String> {
                 )
             })
             .collect();
+        // Its players (`PB` Black, the first player; `PW`) and its `C[]` comments, each
+        // with the move before it (the start's before the first move).
+        let mut tags = Vec::new();
+        let mut comments = vec![String::new()];
+        for (k, v) in tabula::games::othello::ggf::properties(text)? {
+            match k {
+                "PB" => tags.push(("P1".to_string(), v.to_string())),
+                "PW" => tags.push(("P2".to_string(), v.to_string())),
+                "B" | "W" => comments.push(String::new()),
+                "C" => {
+                    if let Some(c) = comments.last_mut() {
+                        if !c.is_empty() {
+                            c.push(' ');
+                        }
+                        c.push_str(v.trim());
+                    }
+                }
+                _ => {}
+            }
+        }
         return Ok(Imported {
             game: "othello".into(),
             fen: Some(fen),
             chess960: false,
             size: Some((g.n, g.n)),
+            comments,
+            nags: Vec::new(),
+            tags,
+            result: None,
             moves,
         });
     }
@@ -268,7 +377,14 @@ pub fn import(text: &str) -> Result<Imported, String> {
         fen: p.tag("FEN").map(str::to_string),
         chess960,
         size,
+        result: p
+            .tag("Result")
+            .and_then(result_of)
+            .or_else(|| p.result.as_deref().and_then(result_of)),
         moves: p.moves,
+        comments: p.comments,
+        nags: p.nags,
+        tags: p.tags,
     })
 }
 

@@ -13,7 +13,7 @@ use super::exact;
 use super::matchscore::MatchPlay;
 use super::records;
 use super::state::{
-    ExactState, FULL_LEVEL, Feed, Inner, MAX_MULTIPV, MOVETIME_RANGE, Settings, Shared,
+    ExactState, FULL_LEVEL, Feed, Inner, Loaded, MAX_MULTIPV, MOVETIME_RANGE, Settings, Shared,
 };
 use super::tree::Tree;
 
@@ -45,8 +45,9 @@ pub trait Session: Send + Sync {
     /// Starts (with the time per position, ms) or stops the review of the line on show.
     fn review(&self, on: bool, ms: Option<u64>) -> Result<(), String>;
     /// Plays a record's moves into the tree (`(parent, move)`, node i + 1's parent is
-    /// `moves[i].0`, 0 the start), checked with the game's rules; the main line's end is shown.
-    fn load(&self, moves: &[(usize, String)]) -> Result<(), String>;
+    /// `moves[i].0`, 0 the start), checked with the game's rules, with their comments and
+    /// NAGs; keeps its tags and result for the export; the main line's end is shown.
+    fn load(&self, record: &records::Imported) -> Result<(), String>;
     /// The game as a record in the game's own format (`text`, and a file name).
     fn export(&self) -> Value;
     /// Takes back to the last position where a person is to move.
@@ -106,6 +107,7 @@ impl<G: View> Live<G> {
                 closed: false,
                 matchplay,
                 game_number: 1,
+                loaded: None,
             }),
             changed: Condvar::new(),
             feed: tokio::sync::watch::Sender::new(Feed {
@@ -295,7 +297,8 @@ impl<G: View> Session for Live<G> {
         Ok(())
     }
 
-    fn load(&self, moves: &[(usize, String)]) -> Result<(), String> {
+    fn load(&self, record: &records::Imported) -> Result<(), String> {
+        let moves = &record.moves;
         let mut inner = self.shared.lock();
         let start = inner.line.start.clone();
         // Per record node: its tree node and its position.
@@ -318,7 +321,18 @@ impl<G: View> Session for Live<G> {
             next.play(mv);
             at.push((child, next));
         }
+        for (i, (node, _)) in at.iter().enumerate() {
+            if let Some(n) = inner.tree.node_mut(*node) {
+                n.comment = record.comments.get(i).cloned().unwrap_or_default();
+                n.nags = record.nags.get(i).cloned().unwrap_or_default();
+            }
+        }
         let end = *inner.tree.line_through(0).last().unwrap_or(&0);
+        inner.loaded = Some(Loaded {
+            tags: record.tags.clone(),
+            result: record.result,
+            end,
+        });
         inner.go_to(end);
         inner.paused = true;
         self.shared.moved(&mut inner);
@@ -328,7 +342,12 @@ impl<G: View> Session for Live<G> {
     fn export(&self) -> Value {
         let inner = self.shared.lock();
         let names = [0, 1].map(|p| {
-            if inner.settings.human[p] {
+            let tag = [["White", "P1"], ["Black", "P2"]][p]
+                .into_iter()
+                .find_map(|k| inner.loaded.as_ref().and_then(|l| l.tag(k)));
+            if let Some(name) = tag {
+                name.to_string()
+            } else if inner.settings.human[p] {
                 "Human".to_string()
             } else {
                 self.engines

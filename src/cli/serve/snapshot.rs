@@ -54,6 +54,12 @@ fn tree_json<G: View>(inner: &Inner<G>) -> Value {
             o.insert("children".into(), json!(n.children));
             o.insert("ply".into(), json!(ply));
             o.insert("text".into(), json!(n.text));
+            if !n.comment.is_empty() {
+                o.insert("comment".into(), json!(n.comment));
+            }
+            if !n.nags.is_empty() {
+                o.insert("nags".into(), json!(n.nags));
+            }
         }
         out.push(v);
     }
@@ -201,6 +207,23 @@ pub fn snapshot<G: View>(id: &str, inner: &Inner<G>, engines: &[EngineChoice]) -
             "reason": why,
         })
     });
+    // A loaded record's result, at its main line's last position (where the rules see none).
+    let recorded = inner
+        .loaded
+        .as_ref()
+        .filter(|l| result.is_none() && l.end == inner.tree.cursor)
+        .and_then(|l| l.result)
+        .map(|r| {
+            json!({
+                "winner": match r {
+                    GameResult::P1Win => json!(0),
+                    GameResult::P2Win => json!(1),
+                    GameResult::Draw => Value::Null,
+                },
+                "text": result_text(Some(r)),
+                "reason": "as recorded",
+            })
+        });
     let to_move = player_index(pos.to_move());
     let cells = G::cells(line);
     let shown = shown_side(inner);
@@ -237,6 +260,7 @@ pub fn snapshot<G: View>(id: &str, inner: &Inner<G>, engines: &[EngineChoice]) -
         },
         "last": last,
         "result": result,
+        "recorded": recorded,
         "settings": {
             "human": inner.settings.human,
             "movetime": inner.settings.movetime_ms,

@@ -95,6 +95,28 @@ pub struct Inner<G: View> {
     pub matchplay: Option<MatchPlay>,
     /// Bumped when a new game begins in the same session (engines get `ucinewgame`).
     pub game_number: u64,
+    /// The record this game was loaded from, if it was.
+    pub loaded: Option<Loaded>,
+}
+
+/// What a loaded record says beyond its moves (each move's comment and NAGs are in the tree).
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// Its tags, written back out by the export.
+    pub tags: Vec<(String, String)>,
+    /// Its result, which stands while its main line's last position is the main line's.
+    pub result: Option<tabula::game::GameResult>,
+    /// The tree node of its main line's last position.
+    pub end: usize,
+}
+
+impl Loaded {
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
 }
 
 /// What the session's watch channel carries: the latest versions, and whether it is closed.
@@ -151,6 +173,7 @@ impl<G: View> Inner<G> {
         self.line = GameLine::new(start);
         self.tree = Tree::new();
         self.review = false;
+        self.loaded = None;
     }
 }
 
@@ -194,7 +217,16 @@ impl<G: View> Shared<G> {
             inner.last_thinking = Some(t);
         }
         inner.exact.clear();
-        inner.exact_state = ExactState::Off;
+        // Where the solver will take the new position up, say so now: not "no values here"
+        // until it does.
+        let solving = inner.settings.exact
+            && inner.line.result().is_none()
+            && inner.line.pos.exact_possible();
+        inner.exact_state = if solving {
+            ExactState::Running
+        } else {
+            ExactState::Off
+        };
         inner.move_now = false;
         self.touch(inner);
     }

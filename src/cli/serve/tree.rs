@@ -45,6 +45,10 @@ pub struct Node<M> {
     pub exact: Option<Exact>,
     /// The game review has searched this node (with or without a score).
     pub reviewed: bool,
+    /// A loaded record's comment after this move (or before the first, at the start), and
+    /// its NAGs (`$1 $14`); empty where none.
+    pub comment: String,
+    pub nags: String,
 }
 
 #[derive(Clone, Debug)]
@@ -71,6 +75,8 @@ impl<M: Copy + PartialEq> Tree<M> {
                 score: None,
                 exact: None,
                 reviewed: false,
+                comment: String::new(),
+                nags: String::new(),
             }],
             cursor: 0,
         }
@@ -172,6 +178,8 @@ impl<M: Copy + PartialEq> Tree<M> {
             score: None,
             exact: None,
             reviewed: false,
+            comment: String::new(),
+            nags: String::new(),
         });
         self.nodes[parent].children.push(i);
         Ok(i)

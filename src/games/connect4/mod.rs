@@ -417,7 +417,7 @@ impl Connect4 {
                 score: self.score_to_search(e.score),
                 best: e.col,
                 nodes: 0,
-                note: format!("book: score {} (test-set convention)", e.score),
+                note: format!("book: {}", self.verdict(e.score)),
             });
         }
         // A stone that wins at once is the best there is: its score needs no search (the
@@ -433,7 +433,7 @@ impl Connect4 {
                 score: self.score_to_search(score),
                 best: c as u8,
                 nodes: 0,
-                note: format!("solved: score {score} (test-set convention)"),
+                note: format!("solved: {}", self.verdict(score)),
             });
         }
         let weak = self.weak_best(abort)?;
@@ -448,7 +448,8 @@ impl Connect4 {
                 best: col,
                 nodes: spent,
                 note: format!(
-                    "solved: score {score} (test-set convention) for this move, the others unvalued"
+                    "solved: {} with this move, the others unvalued",
+                    self.verdict(score)
                 ),
             });
         }
@@ -469,8 +470,26 @@ impl Connect4 {
             score: self.score_to_search(score),
             best,
             nodes: nodes + spent,
-            note: format!("solved: score {score} (test-set convention)"),
+            note: format!("solved: {}", self.verdict(score)),
         })
+    }
+
+    /// A solver score (test-set convention: for the side to move, larger the sooner it wins)
+    /// in words, naming the side its sign is for, as the page's column values are for the
+    /// side to move: "Red wins (+2 for Red)", "a draw".
+    pub fn verdict(&self, score: i32) -> String {
+        let sides = <Self as Notation>::SIDES;
+        let me = self.to_move().index();
+        let winner = if score > 0 { me } else { 1 - me };
+        match score {
+            0 => "a draw".into(),
+            _ => format!(
+                "{} wins (+{} for {})",
+                sides[winner],
+                score.abs(),
+                sides[winner]
+            ),
+        }
     }
 
     /// The exact score (test-set convention, for the side to move) of playing `col`, a move
