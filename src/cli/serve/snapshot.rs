@@ -138,6 +138,20 @@ pub fn live<G: View>(inner: &Inner<G>, engines: &[EngineChoice]) -> Value {
     })
 }
 
+/// A result as the page takes it: the winner's index (null for a draw), the text (`1-0`) and
+/// why.
+fn result_json(r: GameResult, why: &str) -> Value {
+    json!({
+        "winner": match r {
+            GameResult::P1Win => json!(0),
+            GameResult::P2Win => json!(1),
+            GameResult::Draw => Value::Null,
+        },
+        "text": result_text(Some(r)),
+        "reason": why,
+    })
+}
+
 /// The state the page draws: the board, the legal moves with their cells, the last move and
 /// what it changed, the result, the engine and the solver.
 pub fn snapshot<G: View>(id: &str, inner: &Inner<G>, engines: &[EngineChoice]) -> Value {
@@ -196,34 +210,14 @@ pub fn snapshot<G: View>(id: &str, inner: &Inner<G>, engines: &[EngineChoice]) -
         history.push(human_text(&p, m));
         p.play(m);
     }
-    let result = result.map(|(r, why)| {
-        json!({
-            "winner": match r {
-                GameResult::P1Win => json!(0),
-                GameResult::P2Win => json!(1),
-                GameResult::Draw => Value::Null,
-            },
-            "text": result_text(Some(r)),
-            "reason": why,
-        })
-    });
+    let result = result.map(|(r, why)| result_json(r, &why));
     // A loaded record's result, at its main line's last position (where the rules see none).
     let recorded = inner
         .loaded
         .as_ref()
         .filter(|l| result.is_none() && l.end == inner.tree.cursor)
         .and_then(|l| l.result)
-        .map(|r| {
-            json!({
-                "winner": match r {
-                    GameResult::P1Win => json!(0),
-                    GameResult::P2Win => json!(1),
-                    GameResult::Draw => Value::Null,
-                },
-                "text": result_text(Some(r)),
-                "reason": "as recorded",
-            })
-        });
+        .map(|r| result_json(r, "as recorded"));
     let to_move = player_index(pos.to_move());
     let cells = G::cells(line);
     let shown = shown_side(inner);
