@@ -41,7 +41,7 @@ fn serves_the_page_and_its_script() {
     assert!(page.contains("<div id=\"board\">") && page.contains("/app.js"));
     let (status, js) = request(&s.addr, "GET", "/app.js", &[], b"");
     assert_eq!(status, 200);
-    assert!(js.contains("/api/state"));
+    assert!(js.contains("/api/events"));
     let (status, cfg) = s.get("/api/config");
     assert_eq!(status, 200);
     assert_eq!(cfg["engines"], json!(["tabula"]));
@@ -166,6 +166,11 @@ fn two_games_at_once() {
     // A closed game is gone; the other plays on.
     s.ok("/api/close", &json!({"id": a}));
     assert_eq!(s.get(&format!("/api/state?id={a}")).0, 404);
+    // A page reloaded with either id asks whether its game is open, without a 404.
+    for (id, open) in [(&a, false), (&b, true)] {
+        let (status, cfg) = s.get(&format!("/api/config?resume={id}"));
+        assert_eq!((status, &cfg["open"]), (200, &json!(open)), "{cfg}");
+    }
     let mv = sb["moves"][0]["uci"]
         .as_str()
         .expect("a legal move")

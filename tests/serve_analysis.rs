@@ -360,3 +360,16 @@ fn a_loaded_ggf_keeps_its_players_and_comments() {
     let (_, _, again) = load_and_export(&s, &text);
     assert_eq!(again, text);
 }
+
+/// A GGF's result (`RE[]`, Black's margin and how the game ended) survives a load and a
+/// save while the main line ends where the record's did, and the page shows its winner.
+#[test]
+fn a_loaded_ggf_keeps_its_result() {
+    let s = Server::start(&[]);
+    let ggf = "(;GM[Othello]PC[NBoard]PB[Edax]PW[chris]RE[-12.000:r]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[E6]W[F4];)";
+    let (_, st, text) = load_and_export(&s, ggf);
+    assert!(text.contains("RE[-12.000:r]"), "RE lost: {text}");
+    assert_eq!(st["recorded"]["winner"], 1, "{st}");
+    let (_, _, again) = load_and_export(&s, &text);
+    assert_eq!(again, text);
+}

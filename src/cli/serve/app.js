@@ -566,7 +566,8 @@ async function init() {
   wireAnalysis();
   for (const id of ["human", "movetime", "engine", "level", "exact"]) $(id).onchange = settingsChanged;
   try {
-    const cfg = await call("/api/config");
+    // With the game this tab had before a reload: whether the server still has it.
+    const cfg = await call("/api/config" + (sid ? "?resume=" + encodeURIComponent(sid) : ""));
     CFG = cfg;
     const opts = cfg.engines.map((n, i) => '<option value="' + i + '">' + esc(n) + "</option>").join("");
     for (const id of ["engine", "engine-a", "engine-b"]) $(id).innerHTML = opts;
@@ -580,16 +581,11 @@ async function init() {
     showError(e);
     return;
   }
-  // The game this tab had before a reload, if the server still has it.
-  if (sid) {
-    try {
-      await call("/api/state?id=" + encodeURIComponent(sid));
-      show(sid);
-      return;
-    } catch (e) {
-      sid = null;
-    }
+  if (sid && CFG.open) {
+    show(sid);
+    return;
   }
+  sid = null;
   await newGame(setupBody());
 }
 

@@ -224,7 +224,15 @@ fn ggf<G: View>(
             };
             format!("{margin:+}.000")
         }
-        None => "?".into(),
+        // A loaded GGF's own `RE[]` while its result stands (the main line ends where the
+        // record's did), as written.
+        None => main_result(inner)
+            .and(inner.loaded.as_ref())
+            .and_then(|l| l.tags.iter().find(|(k, _)| k == "Result"))
+            .map(|(_, v)| v.as_str())
+            .filter(|v| ggf_result(v).is_some())
+            .unwrap_or("?")
+            .replace(']', ")"),
     };
     let mut s = format!(
         "(;GM[Othello]PC[tabula]DT[{y:04}-{m:02}-{d:02}]PB[{}]PW[{}]RE[{result}]TI[0]TY[{n}]BO[{n} {squares} {side}]",
@@ -278,6 +286,19 @@ pub struct Imported {
     pub result: Option<GameResult>,
 }
 
+/// The result of a GGF `RE[]`: Black's disc margin (`+12.000`, `-4`, `0`), perhaps with how
+/// the game ended after a colon (`+64:r` resigned, `:t` time); `?` or anything else: none.
+fn ggf_result(text: &str) -> Option<GameResult> {
+    let margin = text.split(':').next()?.trim().parse::<f64>().ok()?;
+    Some(if margin > 0.0 {
+        GameResult::P1Win
+    } else if margin < 0.0 {
+        GameResult::P2Win
+    } else {
+        GameResult::Draw
+    })
+}
+
 fn result_of(text: &str) -> Option<GameResult> {
     match text.trim() {
         "1-0" => Some(GameResult::P1Win),
@@ -325,6 +346,9 @@ pub fn import(text: &str) -> Result<Imported, String> {
             match k {
                 "PB" => tags.push(("P1".to_string(), v.to_string())),
                 "PW" => tags.push(("P2".to_string(), v.to_string())),
+                // Kept as written, for a GGF written back (`Result` is never copied into a
+                // PGN's tags: the export works it out).
+                "RE" => tags.push(("Result".to_string(), v.trim().to_string())),
                 "B" | "W" => comments.push(String::new()),
                 "C" => {
                     if let Some(c) = comments.last_mut() {
@@ -344,8 +368,11 @@ pub fn import(text: &str) -> Result<Imported, String> {
             size: Some((g.n, g.n)),
             comments,
             nags: Vec::new(),
+            result: tags
+                .iter()
+                .find(|(k, _)| k == "Result")
+                .and_then(|(_, v)| ggf_result(v)),
             tags,
-            result: None,
             moves,
         });
     }

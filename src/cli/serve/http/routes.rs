@@ -1,4 +1,5 @@
-//! The routes of `tabula serve` and their handlers: the page's files, `GET /api/config`,
+//! The routes of `tabula serve` and their handlers: the page's files, `GET /api/config`
+//! (with `resume=ID`, whether that game is open),
 //! `GET /api/state` (the whole state; with `since`, once its version is past it, waiting at
 //! most `LONG_POLL`), `GET /api/events` (`stream.rs`) and `POST /api/<action>` (a JSON body,
 //! read within `BODY_TIME`, handed to `Registry::post`: on tokio's blocking pool for the slow
@@ -103,8 +104,19 @@ async fn check_host(State(ctx): State<Ctx>, req: Request, next: Next) -> Respons
     next.run(req).await
 }
 
-async fn config(State(ctx): State<Ctx>) -> Response {
-    ok(&ctx.app.config())
+/// The server's configuration; with `resume=ID`, also `"open"`: whether game ID is still
+/// open (a reloaded page asks, rather than meet a 404 for a game closed meanwhile).
+async fn config(State(ctx): State<Ctx>, q: QueryFields) -> Response {
+    let mut cfg = ctx.app.config();
+    match fields(q) {
+        Ok(q) => {
+            if let Some(id) = q.get("resume") {
+                cfg["open"] = ctx.app.session(id).is_ok().into();
+            }
+            ok(&cfg)
+        }
+        Err(e) => error(e),
+    }
 }
 
 async fn state(State(ctx): State<Ctx>, q: QueryFields) -> Response {
