@@ -38,6 +38,7 @@ pub fn narrow(lower: i32, upper: i32, alpha: &mut i32, beta: &mut i32) -> Option
     (*alpha >= *beta).then_some(*alpha)
 }
 
+/// Kept apart: exact or selective bounds, move, empties; four a bucket, the fewest empties go.
 pub struct Table {
     /// Two words a slot (`key ^ data`, `data`) from `base` (a 2 MiB boundary, huge pages).
     words: Vec<AtomicU64>,
