@@ -7,8 +7,8 @@
 //!   which protocol the game's engines speak.
 //! - `SearchHints` (game/hints.rs): what the search may use beyond the rules: the evaluation,
 //!   move ordering and the keys of its tables, pruning margins.
-//! - `Oracles` (game/oracles.rs): knowledge from outside the search: opening books,
-//!   tablebases, exact solvers, and the game-specific options that load them.
+//! - `BooksAndSolvers` (game/books_and_solvers.rs): knowledge from outside the search: opening
+//!   books, tablebases, exact solvers, and the game-specific options that load them.
 //!
 //! Generic code asks for `G: Game`; a game implements the four parts, and `Game` follows.
 //!
@@ -20,14 +20,14 @@
 //!   `history_key` is below `HISTORY_SIZE`, `cont_key` below `CONT_SIZE - 1`.
 //! - `hash` changes whenever the position or the side to move changes.
 
+mod books_and_solvers;
 mod hints;
 mod notation;
-mod oracles;
 mod rules;
 
+pub use books_and_solvers::BooksAndSolvers;
 pub use hints::SearchHints;
 pub use notation::Notation;
-pub use oracles::Oracles;
 pub use rules::Rules;
 
 /// Size of the history-heuristic table; `SearchHints::history_key` must stay below it.
@@ -97,7 +97,7 @@ pub struct Solved<M> {
     pub note: String,
 }
 
-/// What a move may spend on the solver in play (`Oracles::solve_in_play`): the move's soft
+/// What a move may spend on the solver in play (`BooksAndSolvers::solve_in_play`): the move's soft
 /// time budget, where it has one, and under a node limit (`go nodes`) the nodes it may
 /// visit, `[before it holds a result, once it holds one]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -126,8 +126,8 @@ pub struct GameOption {
     pub declaration: &'static str,
 }
 
-/// A game: its rules, its notation, the search's hints and its oracles. Implemented for every
-/// type that implements the four.
-pub trait Game: Rules + Notation + SearchHints + Oracles {}
+/// A game: its rules, its notation, the search's hints and its books and solvers. Implemented for
+/// every type that implements the four.
+pub trait Game: Rules + Notation + SearchHints + BooksAndSolvers {}
 
-impl<G: Rules + Notation + SearchHints + Oracles> Game for G {}
+impl<G: Rules + Notation + SearchHints + BooksAndSolvers> Game for G {}

@@ -6,7 +6,7 @@ use log::error;
 use std::io::Write;
 use std::process::ExitCode;
 use tabula::bits::U256;
-use tabula::game::Oracles;
+use tabula::game::BooksAndSolvers;
 use tabula::games::chess::Chess;
 use tabula::games::othello::Othello;
 use tabula::games::othello::learn_big::BigPatternInputs;

@@ -154,7 +154,8 @@ pub fn limits_from(go: &command::Go) -> Limits {
         movestogo: go.movestogo.filter(|&m| m > 0),
         infinite: go.infinite,
         ponder: go.ponder,
-        // Under a node limit only a solver that keeps to it runs (`Oracles::solve_in_play`).
+        // Under a node limit only a solver that keeps to it runs
+        // (`BooksAndSolvers::solve_in_play`).
         allow_solver: go.depth.is_none(),
     }
 }
@@ -194,9 +195,9 @@ impl<G: Game> Session<G> {
             .unwrap_or(if G::UCI { Dialect::Uci } else { Dialect::Ugi })
     }
 
-    /// What the game's oracles have to say since the last command that asked (tables checked
-    /// in the background, a table let go because it was changed on disk), one `info string`
-    /// line each.
+    /// What the game's books, tables and solvers have to say since the last command that asked
+    /// (tables checked in the background, a table let go because it was changed on disk), one
+    /// `info string` line each.
     fn show_notices(&self) {
         for notice in self.engine.position().notices() {
             self.out.line(&format!("info string {notice}"));

@@ -25,7 +25,7 @@ pub struct Limits {
     pub ponder: bool,
     /// The game's exact solver may run first (off for depth-limited searches, where it
     /// could run unbounded; under a node limit only a game whose solver keeps to a count of
-    /// nodes runs it, `Oracles::solve_in_play`).
+    /// nodes runs it, `BooksAndSolvers::solve_in_play`).
     pub allow_solver: bool,
 }
 

@@ -199,10 +199,10 @@ fn run_search<G: Game>(
     })
 }
 
-/// Runs the game's exact solver first when the limits allow it, giving it `Oracles::solver_share`
-/// percent of the move's soft budget (within 75% of the hard limit, 98% once it holds a
-/// result); `None` when the game has no solver for this position, the limits forbid it,
-/// several lines are asked for, or the solver did not finish.
+/// Runs the game's exact solver first when the limits allow it, giving it
+/// `BooksAndSolvers::solver_share` percent of the move's soft budget (within 75% of the hard limit,
+/// 98% once it holds a result); `None` when the game has no solver for this position, the limits
+/// forbid it, several lines are asked for, or the solver did not finish.
 fn try_solver<G: Game>(
     root: &G,
     params: &SearchParams<G::Move>,

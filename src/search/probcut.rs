@@ -28,6 +28,7 @@ pub(super) fn shallow_depth(depth: i32) -> i32 {
 
 impl<G: Game> Worker<'_, G> {
     /// A probable cut at this non-PV node (`Some(bound)`), or `None`.
+    /// Kept apart: predicts with this search's own negamax, at a margin that the game measures.
     pub(super) fn probable_cut(
         &mut self,
         pos: &G,

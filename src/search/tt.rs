@@ -48,6 +48,7 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// Kept apart: one slot a key; move, score, eval, depth, bound; replaced by depth and search age.
 pub struct TranspositionTable {
     slots: Vec<Slot>,
     generation: AtomicU8,

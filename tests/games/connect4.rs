@@ -5,7 +5,7 @@ use super::common;
 
 use common::Rng;
 use common::conformance::{check_position, playouts};
-use tabula::game::{Notation, Oracles, Outcome, Rules};
+use tabula::game::{BooksAndSolvers, Notation, Outcome, Rules};
 use tabula::games::connect4::Connect4;
 use tabula::games::connect4::solver::{Solver, table};
 

@@ -7,7 +7,7 @@ use super::common;
 use common::Rng;
 use common::conformance::{check_position, playouts};
 use tabula::bits::{Bits, U256};
-use tabula::game::{Notation, Oracles, Outcome, Rules};
+use tabula::game::{BooksAndSolvers, Notation, Outcome, Rules};
 use tabula::games::domineering::Domineering;
 use tabula::games::domineering::board::Side;
 use tabula::games::domineering::solver;

@@ -6,7 +6,7 @@ use super::common;
 use common::Rng;
 use common::conformance::{check_position, playouts};
 use tabula::bits::{Bits, U256};
-use tabula::game::{Notation, Oracles, Outcome, PlayBudget, Rules, SearchHints};
+use tabula::game::{BooksAndSolvers, Notation, Outcome, PlayBudget, Rules, SearchHints};
 use tabula::games::othello::{Othello, PASS, endgame};
 use tabula::perft::perft;
 
@@ -310,11 +310,11 @@ fn midgame_position(empties: usize) -> (&'static str, &'static str) {
         .expect("a position of the midgame set")
 }
 
-/// Play's endgame on 8x8 (`Oracles::solve_in_play`): a position of 24 empties is left to the
-/// heuristic search with 30 ms a move (the selective search starts at 23 empties below 50 ms);
-/// a position of 22 empties is searched selectively to the end with 1 s; stopped
-/// after 2 s, the selective search has a legal move whose exact value (the midgame set's
-/// answers) is within 4 discs of the best.
+/// Play's endgame on 8x8 (`BooksAndSolvers::solve_in_play`): a position of 24 empties is left to
+/// the heuristic search with 30 ms a move (the selective search starts at 23 empties below 50 ms);
+/// a position of 22 empties is searched selectively to the end with 1 s; stopped after 2 s, the
+/// selective search has a legal move whose exact value (the midgame set's answers) is within 4
+/// discs of the best.
 #[test]
 fn selective_endgame_in_play() {
     let (board, answers) = midgame_position(22);

@@ -4,7 +4,7 @@
 //! legality and the results all come from the game's `Game` implementation.
 
 use tabula::bits::Bits;
-use tabula::game::{Game, Notation, Oracles, Outcome, Rules};
+use tabula::game::{BooksAndSolvers, Game, Notation, Outcome, Rules};
 use tabula::games::chess::Chess;
 use tabula::games::connect4::Connect4;
 use tabula::games::connect4::{book, solver};

@@ -8,7 +8,7 @@
 
 use super::board::View;
 use super::matchplay;
-use super::state::{FULL_LEVEL, Inner, Shared, Thinking};
+use super::state::{FULL_LEVEL, GameState, SharedGame, Thinking};
 use super::thinking::read_info;
 use super::tree::Score;
 use std::sync::Arc;
@@ -59,7 +59,7 @@ struct Job<G: Game> {
 }
 
 /// The first position of the line on show the review has not searched (game ends skipped).
-fn next_review<G: View>(inner: &Inner<G>) -> Option<(usize, GameLine<G>)> {
+fn next_review<G: View>(inner: &GameState<G>) -> Option<(usize, GameLine<G>)> {
     let mut line = GameLine::new(inner.line.start.clone());
     for (k, node) in inner
         .tree
@@ -79,7 +79,7 @@ fn next_review<G: View>(inner: &Inner<G>) -> Option<(usize, GameLine<G>)> {
 }
 
 /// The search the engine should run now, if any.
-fn wanted<G: View>(inner: &Inner<G>) -> Option<Job<G>> {
+fn wanted<G: View>(inner: &GameState<G>) -> Option<Job<G>> {
     if inner.closed || inner.paused || inner.engine_error.is_some() {
         return None;
     }
@@ -134,7 +134,7 @@ fn wanted<G: View>(inner: &Inner<G>) -> Option<Job<G>> {
 }
 
 /// Whether the search of `job` is still wanted.
-fn still_wanted<G: View>(inner: &Inner<G>, job: &Job<G>) -> bool {
+fn still_wanted<G: View>(inner: &GameState<G>, job: &Job<G>) -> bool {
     let me = job.pos.to_move().index();
     let s = &inner.settings;
     if inner.closed || s.engines[me] != job.engine {
@@ -152,7 +152,7 @@ fn still_wanted<G: View>(inner: &Inner<G>, job: &Job<G>) -> bool {
 }
 
 /// Keeps the engine's latest score of a searched position in its tree node, for player 1.
-fn keep_score<G: View>(inner: &mut Inner<G>, node: usize, t: &Thinking, chess: bool) {
+fn keep_score<G: View>(inner: &mut GameState<G>, node: usize, t: &Thinking, chess: bool) {
     let (Some(depth), true) = (t.depth, t.cp.is_some() || t.mate.is_some()) else {
         return;
     };
@@ -264,7 +264,7 @@ fn prepare<G: View>(r: &mut Running, job: &Job<G>) -> Result<(), String> {
 
 /// The session's engine thread: runs until the session is closed, then quits its engines.
 pub fn run<G: View>(
-    shared: Arc<Shared<G>>,
+    shared: Arc<SharedGame<G>>,
     engines: Arc<Vec<EngineChoice>>,
     tabula_args: Vec<String>,
 ) {
@@ -383,7 +383,7 @@ pub fn run<G: View>(
 }
 
 /// Reports an engine failure for the search of `generation` (a stale one is dropped).
-fn fail<G: View>(shared: &Shared<G>, generation: u64, e: String) {
+fn fail<G: View>(shared: &SharedGame<G>, generation: u64, e: String) {
     let mut inner = shared.lock();
     if inner.generation == generation && !inner.closed {
         inner.engine_error = Some(e);
@@ -395,7 +395,7 @@ fn fail<G: View>(shared: &Shared<G>, generation: u64, e: String) {
 /// Runs one search: Ok(Some(bestmove)), Ok(None) when it was dropped (no longer wanted),
 /// Err when the engine failed.
 fn search<G: View>(
-    shared: &Shared<G>,
+    shared: &SharedGame<G>,
     c: &mut Child,
     job: &Job<G>,
 ) -> Result<Option<String>, String> {

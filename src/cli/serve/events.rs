@@ -8,7 +8,7 @@
 use super::board::View;
 use super::engine::EngineChoice;
 use super::snapshot::{live, snapshot};
-use super::state::Inner;
+use super::state::GameState;
 use std::sync::Arc;
 
 /// The two kinds of message.
@@ -70,7 +70,7 @@ impl Cache {
     pub fn event<G: View>(
         &mut self,
         id: &str,
-        inner: &Inner<G>,
+        inner: &GameState<G>,
         engines: &[EngineChoice],
         sent_major: Option<u64>,
     ) -> Event {

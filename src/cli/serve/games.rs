@@ -7,12 +7,12 @@ use super::engine::EngineChoice;
 use super::matchplay::MAX_GAMES;
 use super::matchscore::MatchPlay;
 use super::records::{self, Imported};
-use super::session::{Live, Session};
+use super::session::{GameSession, Session};
 use super::state::{FULL_LEVEL, MAX_MULTIPV, MOVETIME_RANGE, Settings};
 use crate::cli::choice::{Board, with_game};
 use serde_json::Value;
 use std::sync::Arc;
-use tabula::game::{Game, Oracles};
+use tabula::game::{BooksAndSolvers, Game};
 use tabula::games::connect4::Connect4;
 use tabula::games::domineering::board::Side;
 
@@ -127,7 +127,7 @@ fn launch<G: View>(
     engines: &Arc<Vec<EngineChoice>>,
     args: Vec<String>,
 ) -> Result<Arc<dyn Session>, String> {
-    let live = Live::start(
+    let session = GameSession::start(
         id,
         start,
         standard,
@@ -136,7 +136,7 @@ fn launch<G: View>(
         engines.clone(),
         args,
     )?;
-    Ok(Arc::new(live))
+    Ok(Arc::new(session))
 }
 
 /// The start: the FEN's position on the standard board's dimensions, else the standard start.

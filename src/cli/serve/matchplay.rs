@@ -5,7 +5,7 @@
 //! match's record (`MatchPlay`: games, engines, results) is in `matchscore.rs`.
 
 use super::board::View;
-use super::state::{Inner, Shared};
+use super::state::{GameState, SharedGame};
 use std::time::{Duration, Instant};
 use tabula::game::GameResult;
 
@@ -16,7 +16,7 @@ const PAUSE: Duration = Duration::from_millis(1500);
 
 /// Moves the match on: scores a game that has just ended, and after the pause starts the next
 /// one with colours changed. Returns true when it changed something the page should see.
-pub fn step<G: View>(shared: &Shared<G>, inner: &mut Inner<G>) -> bool {
+pub fn step<G: View>(shared: &SharedGame<G>, inner: &mut GameState<G>) -> bool {
     let Some(result) = inner.line.result() else {
         return false;
     };

@@ -1,12 +1,12 @@
-//! `tabula serve`: a board in the browser for every game. An HTTP server (`http/`: axum on
-//! hyper and tokio) on the loopback address serves one page (`index.html`, `app.js`,
-//! `analysis.js`, and `plot.js`, the plots it shares with `tabula match --report`; all
-//! embedded in the binary) and a JSON API; every game in every tab is a session of its own
-//! (`session.rs`, kept by `registry.rs`) with its engine process (`engine.rs`: tabula itself, or
-//! any UCI/UGI engine from `--engine`, driven with `tabula match`'s code) and its solver
-//! (`exact.rs`), each on a thread of its own. The rules, legal moves and notation all come
-//! from tabula's `Game` implementations on the server; the page only draws what it is sent
-//! and posts what is clicked.
+//! `tabula serve`: a board in the browser for every game. An HTTP server (`http/`: axum on hyper
+//! and tokio) on the loopback address serves one page (`index.html`, `app.js`, `analysis.js`, and
+//! `plot.js`, the plots it shares with `tabula match --report`; all embedded in the binary) and a
+//! JSON API; every game in every tab is a session of its own (`session.rs`, kept by `registry.rs`)
+//! with its engine process (`engine.rs`: tabula itself, or any UCI/UGI engine from `--engine`,
+//! driven with `tabula match`'s code) and its solver (`move_values.rs`: the exact value of every
+//! move), each on a thread of its own. The rules, legal moves and notation all come from tabula's
+//! `Game` implementations on the server; the page only draws what it is sent and posts what is
+//! clicked.
 //!
 //! The API (JSON bodies, JSON answers; errors are `{"error": "..."}` with a 4xx status):
 //! `GET /api/config`; `POST /api/new` (game, board, fen, human, movetime, engine (both
@@ -35,11 +35,11 @@
 mod board;
 mod engine;
 mod events;
-mod exact;
 mod games;
 mod http;
 mod matchplay;
 mod matchscore;
+mod move_values;
 mod movetext;
 mod records;
 mod registry;

@@ -10,13 +10,13 @@
 
 use super::board::{View, grid_of_fen};
 use super::movetext::{self, Writer};
-use super::state::Inner;
+use super::state::GameState;
 use tabula::game::GameResult;
 use tabula::games::fen_rows::write_row;
 use tabula::record::{GameLine, result_text};
 
 /// The main line's end as a `GameLine` (for the result).
-fn main_line<G: View>(inner: &Inner<G>) -> GameLine<G> {
+fn main_line<G: View>(inner: &GameState<G>) -> GameLine<G> {
     let mut line = GameLine::new(inner.line.start.clone());
     let end = inner.tree.line_through(0).last().copied().unwrap_or(0);
     for mv in inner.tree.moves_to(end) {
@@ -27,7 +27,7 @@ fn main_line<G: View>(inner: &Inner<G>) -> GameLine<G> {
 
 /// The result of the main line: by the rules, else a loaded record's while the main line
 /// still ends where the record's did.
-pub fn main_result<G: View>(inner: &Inner<G>) -> Option<GameResult> {
+pub fn main_result<G: View>(inner: &GameState<G>) -> Option<GameResult> {
     main_line(inner).result().map(|(r, _)| r).or_else(|| {
         let end = inner.tree.line_through(0).last().copied().unwrap_or(0);
         inner
@@ -59,7 +59,7 @@ fn today() -> (i64, u32, u32) {
 }
 
 /// The game as text in its own format, and a file name for it.
-pub fn export<G: View>(inner: &Inner<G>, names: &[String; 2]) -> (String, String) {
+pub fn export<G: View>(inner: &GameState<G>, names: &[String; 2]) -> (String, String) {
     let main = main_line(inner);
     let by_rules = main.result().is_some();
     let result = main_result(inner);
@@ -129,7 +129,7 @@ pub fn export<G: View>(inner: &Inner<G>, names: &[String; 2]) -> (String, String
 }
 
 /// The tree's moves as movetext (without the result).
-fn movetext_of<G: View>(inner: &Inner<G>) -> String {
+fn movetext_of<G: View>(inner: &GameState<G>) -> String {
     let tree = &inner.tree;
     let start = &inner.line.start;
     let first_by_p2 = start.to_move().index() == 1;
@@ -187,7 +187,7 @@ fn comment(text: &str) -> String {
 /// Othello's GGF: the start board, Black's and White's moves of the main line, the result as
 /// Black's disc margin.
 fn ggf<G: View>(
-    inner: &Inner<G>,
+    inner: &GameState<G>,
     main: &GameLine<G>,
     names: &[String; 2],
     (y, m, d): (i64, u32, u32),

@@ -1,19 +1,21 @@
 //! One game in the browser (a session): the game (its tree: moves, variations, the position
 //! on show, take-back, records in and out), who plays which side, analysis and review, the
 //! engine's latest thinking and the exact move values. The engine (`engine.rs`) and the solver
-//! (`exact.rs`) each work on a thread of their own that wakes when the position changes;
+//! (`move_values.rs`) each work on a thread of their own that wakes when the position changes;
 //! `Session` is the object-safe face the HTTP layer talks to; what the page reads of it is
 //! written by `snapshot.rs` and sent as the messages of `events.rs`. What the session and its
-//! workers share (`Shared`, `Inner`) lives below them all, in `state.rs`.
+//! workers share (`SharedGame`, holding the `GameState` under its lock) lives below them all,
+//! in `state.rs`.
 
 use super::board::{View, human_text};
 use super::engine::{self, EngineChoice};
 use super::events::{Cache, Event};
-use super::exact;
 use super::matchscore::MatchPlay;
+use super::move_values;
 use super::records;
 use super::state::{
-    ExactState, FULL_LEVEL, Feed, Inner, Loaded, MAX_MULTIPV, MOVETIME_RANGE, Settings, Shared,
+    ExactState, FULL_LEVEL, Feed, GameState, Loaded, MAX_MULTIPV, MOVETIME_RANGE, Settings,
+    SharedGame,
 };
 use super::tree::Tree;
 
@@ -63,15 +65,16 @@ pub trait Session: Send + Sync {
 /// The review's time per position unless the page asks for another.
 const REVIEW_MS: u64 = 300;
 
-pub struct Live<G: View> {
+/// The session of a game of type `G` (what the HTTP layer holds as a `dyn Session`).
+pub struct GameSession<G: View> {
     id: String,
-    shared: Arc<Shared<G>>,
+    shared: Arc<SharedGame<G>>,
     engines: Arc<Vec<EngineChoice>>,
     /// The latest messages of the event streams (locked after `shared`'s lock).
     cache: Mutex<Cache>,
 }
 
-impl<G: View> Live<G> {
+impl<G: View> GameSession<G> {
     /// Starts a session from `start`; `standard` is the game's usual start on this board.
     /// An error when the system refuses its threads (the session is then closed, nothing
     /// left running).
@@ -83,9 +86,9 @@ impl<G: View> Live<G> {
         matchplay: Option<MatchPlay>,
         engines: Arc<Vec<EngineChoice>>,
         tabula_args: Vec<String>,
-    ) -> Result<Live<G>, String> {
-        let shared = Arc::new(Shared {
-            inner: Mutex::new(Inner {
+    ) -> Result<GameSession<G>, String> {
+        let shared = Arc::new(SharedGame {
+            state: Mutex::new(GameState {
                 line: GameLine::new(start),
                 tree: Tree::new(),
                 review: false,
@@ -121,30 +124,30 @@ impl<G: View> Live<G> {
         });
         // Made before the threads: dropped on an error, it closes the session, which ends
         // a thread already started.
-        let live = Live {
+        let session = GameSession {
             id,
             shared,
             engines,
             cache: Mutex::new(Cache::default()),
         };
         let cannot = |e: std::io::Error| format!("cannot start the game's threads: {e}");
-        let (s, e) = (live.shared.clone(), live.engines.clone());
+        let (s, e) = (session.shared.clone(), session.engines.clone());
         std::thread::Builder::new()
             .spawn(move || engine::run(s, e, tabula_args))
             .map_err(cannot)?;
-        let s = live.shared.clone();
+        let s = session.shared.clone();
         std::thread::Builder::new()
-            .spawn(move || exact::run(s))
+            .spawn(move || move_values::run(s))
             .map_err(cannot)?;
-        Ok(live)
+        Ok(session)
     }
 }
 
-fn inner_is_match<G: View>(shared: &Shared<G>) -> bool {
+fn is_match<G: View>(shared: &SharedGame<G>) -> bool {
     shared.lock().matchplay.is_some()
 }
 
-impl<G: View> Session for Live<G> {
+impl<G: View> Session for GameSession<G> {
     fn feed(&self) -> watch::Receiver<Feed> {
         self.shared.feed.subscribe()
     }
@@ -366,7 +369,7 @@ impl<G: View> Session for Live<G> {
         if !(1..=MAX_MULTIPV).contains(&s.multipv) {
             return Err(format!("multipv {}: expected 1..{MAX_MULTIPV}", s.multipv));
         }
-        if s.analyse && inner_is_match(&self.shared) {
+        if s.analyse && is_match(&self.shared) {
             return Err("a match is being played: analyse it when it has ended".into());
         }
         if s.level > FULL_LEVEL {
@@ -421,7 +424,7 @@ impl<G: View> Session for Live<G> {
     }
 }
 
-impl<G: View> Drop for Live<G> {
+impl<G: View> Drop for GameSession<G> {
     fn drop(&mut self) {
         self.close();
     }

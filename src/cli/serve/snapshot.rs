@@ -7,7 +7,7 @@
 
 use super::board::{View, changed, grid_of_fen, human_text};
 use super::engine::EngineChoice;
-use super::state::{ExactState, Inner, Thinking};
+use super::state::{ExactState, GameState, Thinking};
 use super::tree::Node;
 use serde_json::{Value, json};
 use tabula::game::GameResult;
@@ -40,7 +40,7 @@ fn thinking_json(t: &Thinking) -> Value {
 /// The game's tree as the page lists and plots it: every node with its move in human
 /// notation, its children (the first is the main continuation) and what is known of its
 /// position (the engine's score and the solver's value, for player 1).
-fn tree_json<G: View>(inner: &Inner<G>) -> Value {
+fn tree_json<G: View>(inner: &GameState<G>) -> Value {
     let tree = &inner.tree;
     let mut out = Vec::new();
     // Depth first from the start, each node's ply at hand.
@@ -81,7 +81,7 @@ fn known<M>(i: usize, n: &Node<M>) -> Value {
 
 /// The player whose engine the panel shows: the one to move, else the one whose report is
 /// on show, else the one that plays the other side.
-fn shown_side<G: View>(inner: &Inner<G>) -> usize {
+fn shown_side<G: View>(inner: &GameState<G>) -> usize {
     let to_move = player_index(inner.line.pos.to_move());
     let reported = inner.thinking.as_ref().or(inner.last_thinking.as_ref());
     if inner.line.result().is_none() && !inner.settings.human[to_move] {
@@ -93,7 +93,7 @@ fn shown_side<G: View>(inner: &Inner<G>) -> usize {
     }
 }
 
-fn engine_json<G: View>(inner: &Inner<G>, engines: &[EngineChoice]) -> Value {
+fn engine_json<G: View>(inner: &GameState<G>, engines: &[EngineChoice]) -> Value {
     let engine = engines.get(inner.settings.engines[shown_side(inner)]);
     let reported = inner.thinking.as_ref().or(inner.last_thinking.as_ref());
     json!({
@@ -107,7 +107,7 @@ fn engine_json<G: View>(inner: &Inner<G>, engines: &[EngineChoice]) -> Value {
     })
 }
 
-fn exact_json<G: View>(inner: &Inner<G>) -> Value {
+fn exact_json<G: View>(inner: &GameState<G>) -> Value {
     json!({
         "state": match inner.exact_state {
             ExactState::Off => "off",
@@ -123,7 +123,7 @@ fn exact_json<G: View>(inner: &Inner<G>) -> Value {
 
 /// The message of a small change on top of the state of version `inner.major`: the engine,
 /// the solver's values, and what is now known of the nodes in `inner.live_nodes`.
-pub fn live<G: View>(inner: &Inner<G>, engines: &[EngineChoice]) -> Value {
+pub fn live<G: View>(inner: &GameState<G>, engines: &[EngineChoice]) -> Value {
     let nodes: Vec<Value> = inner
         .live_nodes
         .iter()
@@ -154,7 +154,7 @@ fn result_json(r: GameResult, why: &str) -> Value {
 
 /// The state the page draws: the board, the legal moves with their cells, the last move and
 /// what it changed, the result, the engine and the solver.
-pub fn snapshot<G: View>(id: &str, inner: &Inner<G>, engines: &[EngineChoice]) -> Value {
+pub fn snapshot<G: View>(id: &str, inner: &GameState<G>, engines: &[EngineChoice]) -> Value {
     let line = &inner.line;
     let pos = &line.pos;
     let result = line.result();

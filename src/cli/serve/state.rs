@@ -1,15 +1,18 @@
 //! The state a browser session shares with its workers: the game (its tree of moves and
 //! variations, `tree.rs`, and the line to the position on show), the settings, the engine's
 //! thinking, the exact move values, the match being watched, and the lock and wake-up around
-//! them. `Inner::line` is always the tree's path to its cursor: only `Inner::go_to`,
-//! `Inner::play` and `Inner::restart` change either. The session (`session.rs`) and its workers (`engine.rs`, `exact.rs`,
-//! `matchplay.rs`) all import it from here; it imports none of them.
+//! them: `GameState`, the state under the lock, and `SharedGame`, which the session and its
+//! threads each hold (that lock, the wake-ups, and what must be read without the lock).
+//! `GameState::line` is always the tree's path to its cursor: only `GameState::go_to`,
+//! `GameState::play` and `GameState::restart` change either. The session (`session.rs`) and
+//! its workers (`engine.rs`, `move_values.rs`, `matchplay.rs`) all import it from here; it
+//! imports none of them.
 //!
-//! Every change the page should see bumps `Inner::version` and is published on the session's
-//! `watch` channel (`Shared::feed`), which the event streams of the HTTP side wait on: a
+//! Every change the page should see bumps `GameState::version` and is published on the session's
+//! `watch` channel (`SharedGame::feed`), which the event streams of the HTTP side wait on: a
 //! burst of changes is read as the latest one. A change of the engine's report, the solver's
-//! values or a node's score is a small one (`Shared::touch_live`: `major` stays, the node goes
-//! to `live_nodes`); any other (`Shared::touch`, `Shared::moved`) sets `major` to the new
+//! values or a node's score is a small one (`SharedGame::touch_live`: `major` stays, the node goes
+//! to `live_nodes`); any other (`SharedGame::touch`, `SharedGame::moved`) sets `major` to the new
 //! version and the page is sent the whole state again.
 
 use super::board::{MoveValue, View, human_text};
@@ -56,7 +59,8 @@ pub enum ExactState {
     Stopped,
 }
 
-pub struct Inner<G: View> {
+/// A browser game's state, under `SharedGame`'s lock: everything the page is shown.
+pub struct GameState<G: View> {
     /// The moves from the start to the position on show (the tree's path to its cursor).
     pub line: GameLine<G>,
     /// Every move made in this game, variations included.
@@ -127,21 +131,23 @@ pub struct Feed {
     pub closed: bool,
 }
 
-pub struct Shared<G: View> {
-    pub inner: Mutex<Inner<G>>,
+/// What the session and its threads share (each holds an `Arc` of it): the game's state under
+/// its lock, and the signals around it.
+pub struct SharedGame<G: View> {
+    pub state: Mutex<GameState<G>>,
     /// Wakes the session's worker threads on every change.
     pub changed: Condvar,
     /// The versions, for the event streams.
     pub feed: watch::Sender<Feed>,
-    /// `Inner::generation` and `Inner::closed`, readable without the lock (for the solver's
-    /// abort test).
+    /// `GameState::generation` and `GameState::closed`, readable without the lock (for the
+    /// solver's abort test).
     pub generation: AtomicU64,
     pub closed: AtomicBool,
     /// Bumped when the exact values are turned on or off (stops the solver's work).
     pub exact_epoch: AtomicU64,
 }
 
-impl<G: View> Inner<G> {
+impl<G: View> GameState<G> {
     /// Shows tree node `node` (the line rebuilt from the start); false if it is not there.
     pub fn go_to(&mut self, node: usize) -> bool {
         if self.tree.node(node).is_none() {
@@ -177,13 +183,13 @@ impl<G: View> Inner<G> {
     }
 }
 
-impl<G: View> Shared<G> {
-    pub fn lock(&self) -> MutexGuard<'_, Inner<G>> {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+impl<G: View> SharedGame<G> {
+    pub fn lock(&self) -> MutexGuard<'_, GameState<G>> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Marks a change the page should see and wakes every waiter.
-    pub fn touch(&self, inner: &mut Inner<G>) {
+    pub fn touch(&self, inner: &mut GameState<G>) {
         inner.version += 1;
         inner.major = inner.version;
         inner.live_nodes.clear();
@@ -192,7 +198,7 @@ impl<G: View> Shared<G> {
 
     /// Marks a small change: the engine's report, the solver's values, the score, exact value
     /// or review mark of tree node `node`.
-    pub fn touch_live(&self, inner: &mut Inner<G>, node: Option<usize>) {
+    pub fn touch_live(&self, inner: &mut GameState<G>, node: Option<usize>) {
         inner.version += 1;
         if let Some(n) = node {
             inner.live_nodes.insert(n);
@@ -200,7 +206,7 @@ impl<G: View> Shared<G> {
         self.publish(inner);
     }
 
-    fn publish(&self, inner: &Inner<G>) {
+    fn publish(&self, inner: &GameState<G>) {
         self.feed.send_replace(Feed {
             version: inner.version,
             major: inner.major,
@@ -210,7 +216,7 @@ impl<G: View> Shared<G> {
     }
 
     /// Marks a change of the position: the search and the values of the old one are void.
-    pub fn moved(&self, inner: &mut Inner<G>) {
+    pub fn moved(&self, inner: &mut GameState<G>) {
         inner.generation += 1;
         self.generation.store(inner.generation, Relaxed);
         if let Some(t) = inner.thinking.take() {

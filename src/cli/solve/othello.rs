@@ -20,7 +20,7 @@ pub fn othello<B: tabula::bits::Bits>(
 ) -> Result<(), String> {
     let mut start = start;
     if let Some(f) = eval_file {
-        use tabula::game::Oracles;
+        use tabula::game::BooksAndSolvers;
         start.set_option("EvalFile", f).unwrap_or(Ok(()))?;
     }
     let n = start.geo.n;

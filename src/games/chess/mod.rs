@@ -20,7 +20,7 @@ mod weights;
 
 pub use weights::Eval;
 
-use crate::game::{GameOption, Oracles, Outcome, Player, Rules, SearchHints};
+use crate::game::{BooksAndSolvers, GameOption, Outcome, Player, Rules, SearchHints};
 use cozy_chess::{BitBoard, Board, Color, File, Move, Piece, Rank, Square};
 use nnue::{Accumulator, Net};
 
@@ -431,7 +431,7 @@ impl SearchHints for Chess {
     }
 }
 
-impl Oracles for Chess {
+impl BooksAndSolvers for Chess {
     fn probe_wdl(&self, depth: i32) -> Option<Outcome> {
         syzygy::probe_search(&self.board, depth)
     }

@@ -12,7 +12,7 @@ mod eval;
 pub mod solver;
 
 use crate::bits::mix;
-use crate::game::{Notation, Oracles, Outcome, Player, Rules, SearchHints, Solved};
+use crate::game::{BooksAndSolvers, Notation, Outcome, Player, Rules, SearchHints, Solved};
 use crate::games::fen_rows::{read_row, write_row};
 use crate::search::MATE;
 use board::{Board, Dims};
@@ -376,7 +376,7 @@ impl SearchHints for Connect4 {
     }
 }
 
-impl Oracles for Connect4 {
+impl BooksAndSolvers for Connect4 {
     /// With at most `SOLVER_EMPTIES` empty cells (or a book move) the solver is the player: it
     /// may use twice the soft budget (within the hard limit), since a finished solve is perfect
     /// play and a heuristic move may throw a won game. With more empty cells (larger boards,
@@ -406,11 +406,11 @@ impl Oracles for Connect4 {
 }
 
 impl Connect4 {
-    /// `Oracles::solve`. Where the weak solve finds a win, its column is valued exactly first:
-    /// if the pass over every column then runs out of time, the answer is that column's own
+    /// `BooksAndSolvers::solve`. Where the weak solve finds a win, its column is valued exactly
+    /// first: if the pass over every column then runs out of time, the answer is that column's own
     /// distance to the win (the move played, with perfect play after it) rather than the weak
-    /// result's win at the latest stone. `every_column` false skips that pass, as a stop at
-    /// once would.
+    /// result's win at the latest stone. `every_column` false skips that pass, as a stop at once
+    /// would.
     pub fn solve_stages(&self, abort: &dyn Fn() -> bool, every_column: bool) -> Option<Solved<u8>> {
         if let Some(e) = book::lookup(&self.b) {
             return Some(Solved {

@@ -12,7 +12,7 @@ pub mod solver;
 
 use crate::bits::Bits;
 use crate::bits::mix;
-use crate::game::{Notation, Oracles, Outcome, Player, Rules, SearchHints, Solved};
+use crate::game::{BooksAndSolvers, Notation, Outcome, Player, Rules, SearchHints, Solved};
 use crate::games::fen_rows::{read_row, write_row};
 use crate::search::MATE;
 use board::{Geo, Side};
@@ -325,7 +325,7 @@ impl<B: Bits> SearchHints for Domineering<B> {
     }
 }
 
-impl<B: Bits> Oracles for Domineering<B> {
+impl<B: Bits> BooksAndSolvers for Domineering<B> {
     fn warm_up(&self) {
         let _ = solver::table();
         solver::race::warm_up();

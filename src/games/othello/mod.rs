@@ -1,5 +1,6 @@
 //! Othello on even N x N boards (8, 10, 12, 14, 16), generic over the bit set: rules
-//! (`board`), evaluation (`eval`), exact endgame solver (`endgame`), notation (`notation`).
+//! (`board`), evaluation (`eval`), exact endgame solvers (`endgame`, which picks `endgame8` on
+//! 8x8 and `endgame_big` on the larger boards), notation (`notation`).
 //!
 //! Notation: squares `a1`.., column letter then row number, `a1` top-left, row 1 at the top
 //! (the four openings are d3, c4, f5, e6). A pass is `0000` (UGI) or `PA` (NBoard/GGF). FEN:
@@ -14,6 +15,7 @@ pub mod board;
 pub mod book;
 pub mod endgame;
 pub mod endgame8;
+mod endgame_big;
 mod eval;
 pub mod ggf;
 pub mod learn;
@@ -29,7 +31,9 @@ pub mod solve_table;
 
 use crate::bits::Bits;
 use crate::bits::mix;
-use crate::game::{Notation, Oracles, Outcome, PlayBudget, Player, Rules, SearchHints, Solved};
+use crate::game::{
+    BooksAndSolvers, Notation, Outcome, PlayBudget, Player, Rules, SearchHints, Solved,
+};
 use board::Geo;
 pub use learn::PatternNet;
 pub use learn_big::BigNet;
@@ -318,7 +322,7 @@ impl<B: Bits> SearchHints for Othello<B> {
     }
 }
 
-impl<B: Bits> Oracles for Othello<B> {
+impl<B: Bits> BooksAndSolvers for Othello<B> {
     fn options() -> &'static [crate::game::GameOption] {
         use crate::game::GameOption as O;
         &[

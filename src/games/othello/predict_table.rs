@@ -19,6 +19,7 @@ const LIMIT: i32 = 30_000;
 /// The stored value of a missing bound: below every lower bound, above every upper one.
 const NONE: i32 = i16::MAX as i32;
 
+/// Kept apart: key mixed with depth; heuristic bounds, never stale; one slot, the last store wins.
 pub struct PredictTable {
     /// Two words a slot (`key ^ data`, `data`) from `base` (a 2 MiB boundary).
     words: Vec<AtomicU64>,

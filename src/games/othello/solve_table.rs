@@ -1,6 +1,7 @@
-//! What the exact Othello solvers share (the general one in `endgame`, the 8x8 one in
-//! `endgame8`): the table of bounds (with the 8x8 predictions', `predict_table`, cleared with
-//! it), the result they return, and the window narrowing by a stored bound pair. Below both solvers, so neither imports the other for these.
+//! What the exact Othello solvers share (the big boards' one in `endgame_big`, the 8x8 one in
+//! `endgame8`): the table of bounds (with the 8x8 predictions', `predict_table`, cleared with it),
+//! the result they return, and the window narrowing by a stored bound pair. Below both solvers, so
+//! neither imports the other for these.
 //!
 //! Table entries, two words a slot: `key ^ data`, then data = lower (i16) | upper (i16) |
 //! best move (u16) | empties (u8) | selectivity (7 bits, 0: exact; `Table::get_sel`) | 1.
@@ -37,6 +38,7 @@ pub fn narrow(lower: i32, upper: i32, alpha: &mut i32, beta: &mut i32) -> Option
     (*alpha >= *beta).then_some(*alpha)
 }
 
+/// Kept apart: exact or selective bounds, move, empties; four a bucket, the fewest empties go.
 pub struct Table {
     /// Two words a slot (`key ^ data`, `data`) from `base` (a 2 MiB boundary, huge pages).
     words: Vec<AtomicU64>,

@@ -2,7 +2,7 @@
 //! every vector path against the scalar one, the embedded network as the default.
 
 use super::*;
-use crate::game::{Notation, Oracles, Rules, SearchHints};
+use crate::game::{BooksAndSolvers, Notation, Rules, SearchHints};
 use crate::games::chess::Chess;
 use crate::learn::rng::Rng;
 

@@ -22,6 +22,7 @@ pub struct Probe {
     pub best: Option<u32>,
 }
 
+/// Kept apart: one-word entries (48 key bits, prime bucket count); two a bucket, first keeps depth.
 pub struct SolverTable {
     /// Two entries per bucket, from `base` (a 2 MiB boundary: huge pages).
     entries: Vec<AtomicU64>,

@@ -19,6 +19,7 @@ use crate::learn::checksum::{CrcReader, CrcWriter};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 
+/// Kept apart: win/loss and proof size; two a bucket, the first keeps the bigger proof; grows x2.
 pub struct Table {
     words: Vec<AtomicU64>,
     /// Index of the first word used: the table starts on a 2 MiB boundary, so that the

@@ -394,7 +394,7 @@ fn game_move(sq: Option<u32>) -> u16 {
     sq.map_or(PASS, |s| s as u16)
 }
 
-/// `Oracles::book_moves` for Othello.
+/// `BooksAndSolvers::book_moves` for Othello.
 pub fn moves_of<B: Bits>(pos: &Othello<B>) -> Vec<GameBookMove<u16>> {
     let (Some(book), Some((me, opp))) = (pos.book.0, low(pos)) else {
         return Vec::new();
@@ -410,7 +410,7 @@ pub fn moves_of<B: Bits>(pos: &Othello<B>) -> Vec<GameBookMove<u16>> {
         .collect()
 }
 
-/// `Oracles::book_choice` for Othello.
+/// `BooksAndSolvers::book_choice` for Othello.
 pub fn choice_of<B: Bits>(pos: &Othello<B>) -> Option<GameBookMove<u16>> {
     let (book, (me, opp)) = (pos.book.0?, low(pos)?);
     book.choose(me, opp).map(|m| GameBookMove {
@@ -421,8 +421,8 @@ pub fn choice_of<B: Bits>(pos: &Othello<B>) -> Option<GameBookMove<u16>> {
     })
 }
 
-/// `Oracles::book_learn` for Othello: the game's first `LEARN_PLIES` positions enter the book
-/// (new ones valued by `eval`), each counts the game, the values are backed up, and the book
+/// `BooksAndSolvers::book_learn` for Othello: the game's first `LEARN_PLIES` positions enter the
+/// book (new ones valued by `eval`), each counts the game, the values are backed up, and the book
 /// is saved to its `BookFile` if one is chosen.
 pub fn learn<B: Bits>(
     start: &Othello<B>,

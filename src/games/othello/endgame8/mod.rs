@@ -1,5 +1,5 @@
 //! The exact endgame solver for the 8x8 board, on one `u64` per side: the same search as the
-//! generic solver (`endgame`: principal-variation null windows, the shared bound table,
+//! big boards' solver (`endgame_big`: principal-variation null windows, the shared bound table,
 //! enhanced transposition cutoffs, stability cutoffs) with the speed that a fixed board
 //! allows (`bitboard`) and a finer move order (`order_score`: fastest first, then corner
 //! stability, potential mobility and parity, and far from the end a shallow search of the

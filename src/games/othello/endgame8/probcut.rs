@@ -158,6 +158,7 @@ impl Solver<'_> {
     }
 
     /// A probable cut at this node of `ne` empties (`Some(bound)`), or `None`.
+    /// Kept apart: predicts with 8x8's bitboard search of the patterns (`shallow`), `bias`, `GATE`.
     pub(super) fn probable_cut(
         &mut self,
         p: u64,

@@ -1,21 +1,17 @@
-//! Exact Othello endgame solving, and what play runs before its heuristic search. 8x8 goes to
+//! Exact Othello endgame solving on every board size, and what play runs before its heuristic
+//! search: the front of the two solvers, which picks one by the board's size. 8x8 goes to
 //! `endgame8` (the bitboard solver, with its selective levels); the boards from 10x10 to 16x16
-//! to `search` (negamax on bit sets, moves found along each empty square's rays, `rays`; a
-//! selective pre-search for its ordering, `probcut`).
+//! to `endgame_big` (negamax on bit sets, moves found along each empty square's rays; a
+//! selective pre-search for its ordering).
 //! Results are final disc margins for the side to move with perfect play (empty squares count
 //! for the winner) and a best move that reaches it; the table of bounds is `solve_table`'s,
 //! shared by both solvers.
-
-mod probcut;
-mod rays;
-mod search;
 
 use super::endgame8::Confidence;
 pub use super::solve_table::{SolveResult, Table, narrow, table};
 use super::{Othello, PASS};
 use crate::bits::Bits;
 use crate::game::PlayBudget;
-use search::Solver;
 
 /// The engine solves by itself from this many empty squares.
 pub const AUTO_EMPTIES: u32 = 20;
@@ -243,60 +239,11 @@ pub fn solve_with<B: Bits>(
     canonical: bool,
     abort: &dyn Fn() -> bool,
 ) -> Option<SolveResult> {
-    let g = pos.geo;
-    if g.n == 8 {
+    if pos.geo.n == 8 {
         let (p, o) = (pos.me.low64(), pos.opp.low64());
         return super::endgame8::solve(p, o, table(), pos.patterns.0, canonical, abort)
             .ok()
             .flatten();
     }
-    let mut s = Solver::new(g, pos.me, pos.opp, pos.patterns.1, table(), abort);
-    let moves = g.moves(pos.me, pos.opp);
-    if moves.is_zero() {
-        if g.moves(pos.opp, pos.me).is_zero() {
-            return None;
-        }
-        let margin = -s.search(pos.opp, pos.me, -s.total, s.total, true);
-        return (!s.aborted).then_some(SolveResult {
-            margin,
-            best: PASS,
-            nodes: s.nodes,
-            ordering_nodes: 0,
-        });
-    }
-    let margin = s.search(pos.me, pos.opp, -s.total, s.total, false);
-    if s.aborted {
-        return None;
-    }
-    // The best move: the table's move at the root, checked by re-searching each move with a
-    // window that only that score passes.
-    let mut best = PASS;
-    let mut m = moves;
-    let mut order = Vec::new();
-    if let Some((_, _, b)) = s.table.get(s.key(pos.me, pos.opp)) {
-        order.push(b as u32);
-    }
-    while !m.is_zero() {
-        order.push(m.lowest());
-        m = m.without_lowest();
-    }
-    for sq in order {
-        if !moves.has(sq) {
-            continue;
-        }
-        let v = s.child(pos.me, pos.opp, sq, margin - 1, margin + 1);
-        if s.aborted {
-            return None;
-        }
-        if v >= margin {
-            best = sq as u16;
-            break;
-        }
-    }
-    Some(SolveResult {
-        margin,
-        best,
-        nodes: s.nodes,
-        ordering_nodes: 0,
-    })
+    super::endgame_big::solve(pos, abort)
 }

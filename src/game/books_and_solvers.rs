@@ -1,16 +1,16 @@
-//! `Oracles`: what a game knows from outside the search: its opening book, endgame
+//! `BooksAndSolvers`: what a game knows from outside the search: its opening book, endgame
 //! tablebases, exact solvers, their tables, and the game-specific engine options that load
 //! and choose them (and its other settings, e.g. chess's `UCI_Chess960` and `EvalFile`). A
 //! game without any keeps the defaults: no book, no tables, no solver.
 //!
 //! Invariants every implementation keeps:
-//! - An oracle's answer is exact where it claims to be (`Solved`, `probe_wdl`,
+//! - A table's or solver's answer is exact where it claims to be (`Solved`, `probe_wdl`,
 //!   `probe_root`), from the point of view of the side to move, and its moves are legal.
 //! - A solver stops soon after `abort` returns true, and then answers `None`.
 
 use super::{BookMove, GameOption, Outcome, PlayBudget, Rules, Solved};
 
-pub trait Oracles: Rules {
+pub trait BooksAndSolvers: Rules {
     /// Game-specific options announced after the engine's own.
     fn options() -> &'static [GameOption] {
         &[]
@@ -71,14 +71,14 @@ pub trait Oracles: Rules {
         Err("this game has no opening book".into())
     }
 
-    /// Frees what the game's oracles hold outside the process (chess: the private directory
-    /// of links to its Syzygy tables), at `quit` and EOF.
+    /// Frees what the game's books, tables and solvers hold outside the process (chess: the
+    /// private directory of links to its Syzygy tables), at `quit` and EOF.
     fn release(&self) {}
 
-    /// What the game's oracles have to tell the user since last asked, one line each, those
-    /// about a failure starting `error: ` (chess: tables checked in the background, a table
-    /// let go because another process began to change it); the protocol shows them as
-    /// `info string` lines at the next `isready` or `go`.
+    /// What the game's books, tables and solvers have to tell the user since last asked, one
+    /// line each, those about a failure starting `error: ` (chess: tables checked in the
+    /// background, a table let go because another process began to change it); the protocol
+    /// shows them as `info string` lines at the next `isready` or `go`.
     fn notices(&self) -> Vec<String> {
         Vec::new()
     }

@@ -5,7 +5,7 @@
 //! evaluation graph. A new position, the values turned off, or a closed session aborts it.
 
 use super::board::View;
-use super::state::{ExactState, Inner, Shared};
+use super::state::{ExactState, GameState, SharedGame};
 use super::tree::Exact;
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 /// The time the solver may spend on one position.
 const BUDGET: Duration = Duration::from_secs(10);
 
-pub fn run<G: View>(shared: Arc<Shared<G>>) {
+pub fn run<G: View>(shared: Arc<SharedGame<G>>) {
     loop {
         let (generation, pos, epoch) = {
             let mut inner = shared.lock();
@@ -80,7 +80,7 @@ pub fn run<G: View>(shared: Arc<Shared<G>>) {
 }
 
 /// The value of the position on show, from its moves' values, kept in its node for player 1.
-fn keep_value<G: View>(inner: &mut Inner<G>) {
+fn keep_value<G: View>(inner: &mut GameState<G>) {
     let Some(best) = inner.exact.iter().map(|v| v.value).max() else {
         return;
     };

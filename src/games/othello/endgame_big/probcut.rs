@@ -55,6 +55,7 @@ impl<B: Bits> Solver<'_, B> {
     }
 
     /// A probable cut at this node of `ne` empties (`Some(bound)`), or `None`.
+    /// Kept apart: predicts with the static pattern evaluation alone, one `sigma` a board size.
     pub(super) fn probable_cut(
         &self,
         me: B,
