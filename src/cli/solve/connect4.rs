@@ -81,7 +81,7 @@ pub fn connect4_verify_book(
 
 /// `tabula solve --game connect4`: positions one per line (an empty line is the empty board),
 /// or one `--fen`; each solved on `threads` threads (one below 24 empty cells) with a table of
-/// `hash_mb` MiB.
+/// `hash_mb` MiB (without `--checkpoint`, first `FIRST_TABLE_MB` of it: see `Table`).
 pub fn connect4(
     start: Connect4,
     file: Option<&std::path::Path>,
@@ -92,11 +92,20 @@ pub fn connect4(
     checkpoint: Option<(&std::path::Path, u64)>,
 ) -> Result<(), String> {
     use tabula::games::connect4::solver::SolverTable;
-    let table = SolverTable::with_bytes(hash_mb.max(1) << 20)?;
+    let bytes = hash_mb.max(1) << 20;
     if let Some((path, minutes)) = checkpoint {
+        let table = SolverTable::with_bytes(bytes)?;
         return std::thread::scope(|scope| {
             checkpointed(scope, &table, path, minutes)?;
-            let out = connect4_lines(start, file, fen, weak, threads, &table, &interrupted);
+            let out = connect4_lines(
+                start,
+                file,
+                fen,
+                weak,
+                threads,
+                Table::Fixed(&table),
+                &interrupted,
+            );
             DONE.store(true, std::sync::atomic::Ordering::Relaxed);
             if interrupted() {
                 eprintln!("interrupted: saving the table to {}", path.display());
@@ -110,7 +119,94 @@ pub fn connect4(
             out
         });
     }
-    connect4_lines(start, file, fen, weak, threads, &table, &|| false)
+    let mut table = SolverTable::with_bytes_using(bytes, FIRST_TABLE_MB << 20)?;
+    connect4_lines(
+        start,
+        file,
+        fen,
+        weak,
+        threads,
+        Table::Growing(&mut table),
+        &|| false,
+    )
+}
+
+/// The table a run of `solve` starts with (MiB), when its `--hash` is larger and no checkpoint
+/// is kept: enough for Pons's published sets, whose positions take at most 700,000 nodes.
+/// The whole table's pages cost 0.1-0.2 s to take inside this virtual machine when the kernel
+/// has handed them back to the host, which is about half of `Test_L1_R1`'s time.
+const FIRST_TABLE_MB: usize = 4;
+/// A search on the first table that passes this many nodes per entry is stopped, and the
+/// position solved again on the whole table, kept for the rest of the run.
+const NODES_PER_ENTRY: u64 = 4;
+
+/// The solver's table for a run: one size throughout (a checkpoint is a whole table), or
+/// `FIRST_TABLE_MB` until a search outgrows it.
+enum Table<'t> {
+    Fixed(&'t tabula::games::connect4::solver::SolverTable),
+    Growing(&'t mut tabula::games::connect4::solver::SolverTable),
+}
+
+impl Table<'_> {
+    fn get(&self) -> &tabula::games::connect4::solver::SolverTable {
+        match self {
+            Table::Fixed(t) => t,
+            Table::Growing(t) => t,
+        }
+    }
+
+    /// How many nodes a search may take before the table grows (None: no limit).
+    fn node_limit(&self) -> Option<u64> {
+        match self {
+            Table::Growing(t) if t.bytes() < t.capacity_bytes() => {
+                Some(t.bytes() as u64 / 8 * NODES_PER_ENTRY)
+            }
+            _ => None,
+        }
+    }
+
+    fn grow(&mut self) {
+        if let Table::Growing(t) = self {
+            let whole = t.capacity_bytes();
+            t.resize(whole);
+        }
+    }
+}
+
+/// Solves `b` on `table`, which grows (and the search starts again) if the search outgrows it;
+/// the nodes of every try. None if `abort` stopped it.
+fn solve_growing(
+    b: &tabula::games::connect4::board::Board,
+    weak: bool,
+    table: &mut Table,
+    threads: usize,
+    abort: &(dyn Fn() -> bool + Sync),
+) -> Option<tabula::games::connect4::solver::threads::Solved> {
+    use tabula::games::connect4::solver::threads as par;
+    let mut spent = 0;
+    loop {
+        let Some(limit) = table.node_limit() else {
+            let mut solved = par::solve(b, weak, table.get(), threads, abort)?;
+            solved.nodes += spent;
+            return Some(solved);
+        };
+        // The solver asks every 4,096 nodes (its main thread's).
+        let asked = std::cell::Cell::new(0u64);
+        let outgrown = || {
+            asked.set(asked.get() + 1);
+            asked.get() * 4096 > limit
+        };
+        let stop = || abort() || outgrown();
+        if let Some(mut solved) = par::solve(b, weak, table.get(), threads, &stop) {
+            solved.nodes += spent;
+            return Some(solved);
+        }
+        if abort() {
+            return None;
+        }
+        spent += asked.get() * 4096;
+        table.grow();
+    }
 }
 
 /// Solves the positions of `file`, `fen` or stdin, one by one, until `abort` says stop.
@@ -120,10 +216,10 @@ fn connect4_lines(
     fen: Option<&str>,
     weak: bool,
     threads: usize,
-    table: &tabula::games::connect4::solver::SolverTable,
+    mut table: Table,
     abort: &(dyn Fn() -> bool + Sync),
 ) -> Result<(), String> {
-    use tabula::games::connect4::solver::{Solver, threads as par};
+    use tabula::games::connect4::solver::Solver;
     let mut lines = Lines::open(
         fen,
         file,
@@ -169,7 +265,7 @@ fn connect4_lines(
         let empties = pos.dims().cells() - pos.b.moves;
         let n_threads = if empties >= 24 { threads } else { 1 };
         let t = Instant::now();
-        let Some(solved) = par::solve(&pos.b, weak, table, n_threads, abort) else {
+        let Some(solved) = solve_growing(&pos.b, weak, &mut table, n_threads, abort) else {
             if abort() {
                 break;
             }
@@ -179,7 +275,7 @@ fn connect4_lines(
         let score = solved.score;
         // A best column, found after the timing with the table warm (the published solvers'
         // timings are for the score alone).
-        let best = Solver::new(pos.dims(), table, &|| false)
+        let best = Solver::new(pos.dims(), table.get(), &|| false)
             .best_move(&pos.b, score, weak)
             .map_or("-".to_string(), |c| ((b'a' + c as u8) as char).to_string());
         count += 1;
@@ -205,7 +301,7 @@ fn connect4_lines(
             total_nodes / count,
             mismatches,
             threads,
-            table.bytes() >> 20
+            table.get().bytes() >> 20
         );
     }
     if count == 0 && !abort() {

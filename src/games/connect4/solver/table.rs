@@ -27,7 +27,9 @@ pub struct SolverTable {
     /// Two entries per bucket, from `base` (a 2 MiB boundary: huge pages).
     entries: Vec<AtomicU64>,
     base: usize,
+    /// The buckets in use (`resize`), at most `capacity`; the entries past them are zero.
     buckets: u64,
+    capacity: u64,
     /// `u128::MAX / buckets + 1`: the key modulo `buckets` by multiplications (Lemire's
     /// fastmod), not a division, on every probe.
     fastmod: u128,
@@ -58,14 +60,22 @@ impl SolverTable {
     /// A table of about `bytes` bytes (a prime number of 16-byte buckets), zeroed lazily: the
     /// pages (huge where the kernel allows) are taken as the search touches them. Err if the memory cannot be had.
     pub fn with_bytes(bytes: usize) -> Result<SolverTable, String> {
-        let buckets = prime_at_most((bytes / 16) as u64);
-        let n = usize::try_from(buckets * 2).map_err(|_| "solver table too large".to_string())?;
+        Self::with_bytes_using(bytes, bytes)
+    }
+
+    /// A table of about `bytes` bytes of which only about the first `first` are used until
+    /// `resize` grows it: a search that needs little table touches few pages.
+    pub fn with_bytes_using(bytes: usize, first: usize) -> Result<SolverTable, String> {
+        let capacity = prime_at_most((bytes / 16) as u64);
+        let n = usize::try_from(capacity * 2).map_err(|_| "solver table too large".to_string())?;
         let (entries, base) = crate::memory::huge_lazy(n, true)
             .ok_or_else(|| format!("cannot allocate a {} MiB solver table", (n * 8) >> 20))?;
+        let buckets = prime_at_most((first / 16) as u64).min(capacity);
         Ok(SolverTable {
             entries,
             base,
             buckets,
+            capacity,
             fastmod: u128::MAX / u128::from(buckets) + 1,
             shape: std::sync::Mutex::new(0),
         })
@@ -74,6 +84,24 @@ impl SolverTable {
     /// Bytes in use.
     pub fn bytes(&self) -> usize {
         (self.buckets * 16) as usize
+    }
+
+    /// Bytes the table was made with: what `resize` can grow it to.
+    pub fn capacity_bytes(&self) -> usize {
+        (self.capacity * 16) as usize
+    }
+
+    /// Uses about `bytes` (at most the size it was made with) from now on, every entry
+    /// cleared (an entry is only identified under the bucket count it was stored with). A
+    /// small table touches few pages: each page's first touch costs the kernel's zeroing
+    /// (inside a virtual machine, often the host's first touch too).
+    pub fn resize(&mut self, bytes: usize) {
+        let buckets = prime_at_most((bytes / 16) as u64).min(self.capacity);
+        if buckets != self.buckets {
+            self.clear();
+            self.buckets = buckets;
+            self.fastmod = u128::MAX / u128::from(buckets) + 1;
+        }
     }
 
     pub(super) fn use_shape(&self, shape: u32) {
@@ -138,8 +166,9 @@ impl SolverTable {
         self.entries[slot].store(e, Relaxed);
     }
 
+    /// Empties the entries in use (the others are zero already).
     pub fn clear(&self) {
-        for e in &self.entries[self.base..] {
+        for e in &self.entries[self.base..self.base + 2 * self.buckets as usize] {
             e.store(0, Relaxed);
         }
     }
@@ -315,5 +344,25 @@ mod tests {
         );
         t.clear();
         assert_eq!(t.get(a), Probe::default());
+    }
+
+    #[test]
+    fn a_resized_table_keeps_nothing_and_grows_back() {
+        let full = SolverTable::with_bytes(8 << 20).expect("8 MiB").buckets;
+        let mut t = SolverTable::with_bytes_using(8 << 20, 2 << 20).expect("8 MiB");
+        assert!(t.buckets < full && t.buckets > MIN_BUCKETS && t.bytes() <= 2 << 20);
+        assert_eq!(t.capacity_bytes(), (full * 16) as usize);
+        for k in 0..1000u64 {
+            t.put(k * 7919, 5, Some(1), 20);
+        }
+        assert_eq!(t.get(7919).value, 5);
+        t.resize(1 << 30);
+        assert_eq!(t.buckets, full, "no larger than it was made");
+        for k in 0..1000u64 {
+            assert_eq!(t.get(k * 7919), Probe::default());
+        }
+        for k in [0, 1, full - 1, full, u64::MAX] {
+            assert_eq!(t.bucket(k), t.base + 2 * (k % full) as usize);
+        }
     }
 }
