@@ -6,7 +6,7 @@
 //! Packed position (17 bytes): the side to move's discs (u64, bit r * 8 + c), the other side's
 //! (u64), then 1 if Black is to move, else 0.
 
-use super::phase_weights::PhaseWeights;
+use super::phase_weights::{self, PhaseWeights};
 use super::{Othello, patterns};
 use crate::game::{Outcome, Solved};
 use crate::learn::network::Network;
@@ -28,7 +28,7 @@ impl std::fmt::Debug for PatternNet {
 
 impl PatternNet {
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternNet, String> {
-        let net = Network::from_bytes(bytes)?;
+        let net = phase_weights::resample_phases(Network::from_bytes(bytes)?, patterns::BUCKETS);
         let l = patterns::layout();
         if net.game != "othello"
             || net.hidden != 0
@@ -163,6 +163,12 @@ impl Features<Othello<u64>> for PatternInputs {
         let (me, opp) = words(packed);
         let (b, lower) = patterns::phase((me | opp).count_ones());
         (b, lower as f32 / patterns::PHASE_STEP as f32)
+    }
+
+    /// A file with another count of phase nodes (a build of another `patterns::PHASE_STEP`)
+    /// starts from its evaluation sampled at this build's nodes.
+    fn upgrade(net: Network) -> Network {
+        phase_weights::resample_phases(net, patterns::BUCKETS)
     }
 }
 

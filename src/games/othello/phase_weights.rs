@@ -8,7 +8,50 @@
 //! Scores: a bucket's weights summed with its bias in the network's units (`QL` a disc), the
 //! two buckets mixed in integers, the result in hundredths of a disc.
 
-use crate::learn::network::QL;
+use crate::learn::network::{Network, QL};
+
+/// `net` (a linear model: `w1` bucket-major, `b2` one bias a bucket) with its phase nodes
+/// resampled to `to` nodes over the same span (nodes evenly spaced from the first phase to the
+/// last, as `patterns::phase` places them): each new node takes the old piecewise-linear
+/// function's value where it lies, so where every old node is also a new one (9 to 25) the
+/// evaluation is the old one up to rounding. A model with `to` nodes, no nodes or another
+/// shape is returned as it is.
+pub fn resample_phases(net: Network, to: usize) -> Network {
+    let from = net.buckets;
+    if from == to || from < 2 || to < 2 || net.hidden != 0 || net.w1.len() != from * net.inputs {
+        return net;
+    }
+    let n = net.inputs;
+    // New node j lies at old position j * (from - 1) / (to - 1): between old nodes a and a + 1,
+    // `num` of `den` of the way.
+    let den = (to - 1) as i64;
+    let at = |j: usize| {
+        let x = j as i64 * (from - 1) as i64;
+        let a = (x / den) as usize;
+        (a.min(from - 2), x - a.min(from - 2) as i64 * den)
+    };
+    let mix = |lo: i64, hi: i64, num: i64| (lo * (den - num) + hi * num + den / 2).div_euclid(den);
+    let mut w1 = Vec::with_capacity(to * n);
+    let mut b2 = Vec::with_capacity(to);
+    for j in 0..to {
+        let (a, num) = at(j);
+        let (lo, hi) = (
+            &net.w1[a * n..(a + 1) * n],
+            &net.w1[(a + 1) * n..(a + 2) * n],
+        );
+        w1.extend(lo.iter().zip(hi).map(|(&l, &h)| {
+            mix(l as i64, h as i64, num).clamp(i16::MIN as i64, i16::MAX as i64) as i16
+        }));
+        let (l, h) = (net.b2.get(a).copied(), net.b2.get(a + 1).copied());
+        b2.push(mix(l.unwrap_or(0) as i64, h.unwrap_or(0) as i64, num) as i32);
+    }
+    Network {
+        buckets: to,
+        w1,
+        b2,
+        ..net
+    }
+}
 
 pub struct PhaseWeights {
     pairs: Vec<[i16; 2]>,
@@ -85,6 +128,40 @@ impl PhaseWeights {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Nine nodes resampled to 25 keep the nine (every third new node) and put the others on
+    /// the lines between them; to the same count, nothing changes.
+    #[test]
+    fn resampled_phases_keep_the_old_nodes() {
+        let inputs = 3;
+        let net = Network {
+            game: "othello".into(),
+            inputs,
+            hidden: 0,
+            buckets: 9,
+            w1: (0..27).map(|k| (k * k) as i16 - 300).collect(),
+            b1: Vec::new(),
+            w2: Vec::new(),
+            b2: (0..9).map(|b| b * 90 - 400).collect(),
+            psqt: Vec::new(),
+        };
+        let same = resample_phases(net.clone(), 9);
+        assert_eq!(same, net);
+        let r = resample_phases(net.clone(), 25);
+        assert_eq!((r.buckets, r.w1.len(), r.b2.len()), (25, 75, 25));
+        for b in 0..9 {
+            assert_eq!(
+                r.w1[3 * b * inputs..(3 * b + 1) * inputs],
+                net.w1[b * inputs..(b + 1) * inputs]
+            );
+            assert_eq!(r.b2[3 * b], net.b2[b]);
+        }
+        // A third of the way from node 0 to node 1, and two thirds.
+        let (lo, hi) = (net.w1[1] as i64, net.w1[inputs + 1] as i64);
+        assert_eq!(r.w1[inputs + 1] as i64, (2 * lo + hi + 1).div_euclid(3));
+        assert_eq!(r.w1[2 * inputs + 1] as i64, (lo + 2 * hi + 1).div_euclid(3));
+        assert_eq!(r.b2[1], (2 * net.b2[0] + net.b2[1] + 1).div_euclid(3));
+    }
 
     /// Each bucket alone and each mix of two neighbours read their buckets' weights and biases,
     /// with one bucket or three; an input out of range counts nothing.
