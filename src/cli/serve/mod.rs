@@ -36,6 +36,7 @@ mod board;
 mod engine;
 mod events;
 mod games;
+mod heap;
 mod http;
 mod matchplay;
 mod matchscore;
@@ -120,6 +121,7 @@ pub fn run(args: ServeArgs, default_game: &'static str) -> Result<(), String> {
         engines.push(engine_choice(e)?);
     }
     raise_file_limit();
+    heap::bound_arenas();
     let listener = std::net::TcpListener::bind((args.host.as_str(), args.port))
         .map_err(|e| format!("serve: cannot listen on {}:{}: {e}", args.host, args.port))?;
     let addr = listener

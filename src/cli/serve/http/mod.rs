@@ -14,6 +14,7 @@ mod listen;
 mod routes;
 mod stream;
 
+use super::heap;
 use super::registry::Registry;
 use axum::http::StatusCode;
 use std::sync::Arc;
@@ -23,7 +24,7 @@ use tower_http::timeout::TimeoutLayer;
 
 /// The longest a request may take to be answered (a long poll waits at most 20 s of it).
 const REQUEST_TIME: Duration = Duration::from_secs(30);
-/// How often games nobody uses are looked for.
+/// How often games nobody uses are looked for (and the heap's free pages given back).
 const JANITOR: Duration = Duration::from_secs(30);
 
 /// Serves `app` on `listener` until the process ends. `hosts`: the Host headers a request
@@ -52,7 +53,11 @@ pub fn serve(
             loop {
                 every.tick().await;
                 let app = janitor.clone();
-                let _ = tokio::task::spawn_blocking(move || app.expire()).await;
+                let _ = tokio::task::spawn_blocking(move || {
+                    app.expire();
+                    heap::give_back_free_pages();
+                })
+                .await;
             }
         });
         let router = routes::router(app, hosts)
