@@ -28,7 +28,8 @@ impl std::fmt::Debug for PatternNet {
 
 impl PatternNet {
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternNet, String> {
-        let net = phase_weights::resample_phases(Network::from_bytes(bytes)?, patterns::BUCKETS);
+        let net = patterns::widen_inputs(Network::from_bytes(bytes)?);
+        let net = phase_weights::resample_phases(net, patterns::BUCKETS);
         let l = patterns::layout();
         if net.game != "othello"
             || net.hidden != 0
@@ -168,7 +169,7 @@ impl Features<Othello<u64>> for PatternInputs {
     /// A file with another count of phase nodes (a build of another `patterns::PHASE_STEP`)
     /// starts from its evaluation sampled at this build's nodes.
     fn upgrade(net: Network) -> Network {
-        phase_weights::resample_phases(net, patterns::BUCKETS)
+        phase_weights::resample_phases(patterns::widen_inputs(net), patterns::BUCKETS)
     }
 }
 

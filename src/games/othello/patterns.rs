@@ -1,8 +1,8 @@
 //! The 8x8 pattern evaluation's inputs, after Buro's Logistello: lines of squares whose
 //! configuration (each square empty, the mover's or the opponent's) indexes a learned weight.
-//! Eleven pattern shapes, each placed in all of its distinct images under the board's eight
-//! symmetries (46 instances), instances of one shape sharing one table of `3^len` weights;
-//! and nine game phases (`phase`), each with its own weights.
+//! Eleven pattern shapes (two more in a test build, `EXTRA_SHAPES`), each placed in all of its
+//! distinct images under the board's eight symmetries (46 instances), instances of one shape
+//! sharing one table of `3^len` weights; and nine game phases (`phase`), each with its own weights.
 //!
 //! Feature index of an instance: `offset[shape] + sum(3^i * state(square_i))`, state 0 empty,
 //! 1 the side to move's disc, 2 the opponent's; the square order of an instance is the shape's
@@ -25,7 +25,7 @@ fn shapes() -> Vec<(&'static str, Vec<(i32, i32)>)> {
     let diag = |len: i32| (0..len).map(|i| (i, i + 8 - len)).collect::<Vec<_>>();
     let mut edge = row(0);
     edge.extend([(1, 1), (1, 6)]);
-    vec![
+    let mut shapes = vec![
         ("edge+2X", edge),
         (
             "corner 2x5",
@@ -43,7 +43,44 @@ fn shapes() -> Vec<(&'static str, Vec<(i32, i32)>)> {
         ("diagonal 6", diag(6)),
         ("diagonal 5", diag(5)),
         ("diagonal 4", diag(4)),
-    ]
+    ];
+    if EXTRA_SHAPES {
+        // Appended after Logistello's eleven, so that their tables keep their offsets and a
+        // file of the eleven loads with these at zero (`widen_inputs`).
+        shapes.extend([
+            (
+                "edge block",
+                vec![
+                    (0, 0),
+                    (0, 2),
+                    (0, 3),
+                    (0, 4),
+                    (0, 5),
+                    (0, 7),
+                    (1, 2),
+                    (1, 3),
+                    (1, 4),
+                    (1, 5),
+                ],
+            ),
+            (
+                "triangle",
+                vec![
+                    (0, 0),
+                    (0, 1),
+                    (0, 2),
+                    (0, 3),
+                    (1, 0),
+                    (1, 1),
+                    (1, 2),
+                    (2, 0),
+                    (2, 1),
+                    (3, 0),
+                ],
+            ),
+        ]);
+    }
+    shapes
 }
 
 /// The eight symmetries of the square.
@@ -83,13 +120,20 @@ pub struct Layout {
 }
 
 /// Each instance's index within its own table, in its first square order (without the
-/// tables' offsets, `Layout::offsets`; below `3^10`, so 16 bits hold it), two lanes of
-/// padding (zero) after the 46: whole vectors, so that `after` is a few vector adds.
+/// tables' offsets, `Layout::offsets`; below `3^10`, so 16 bits hold it), lanes of padding
+/// (zero) after the instances to a multiple of eight: whole vectors, so that `after` is a few vector adds.
 pub type Local = [u16; LANES];
-pub const LANES: usize = 48;
+pub const LANES: usize = INSTANCES.next_multiple_of(8);
 
 /// Pattern instances (`Layout::instances`).
-pub const INSTANCES: usize = 46;
+pub const INSTANCES: usize = if EXTRA_SHAPES { 54 } else { 46 };
+
+/// A test build's two more shapes, Edax's edge block (A1, C1-F1, H1, C2-F2) and Egaroucid's
+/// triangle (A1-D1, A2-C2, A3-B3, A4), four instances each: 54 instances in 56 lanes. Fitted
+/// on the corpus as round 10's settings fit the eleven, the held-out loss fell 1.5% (63.13 ->
+/// 62.16) and play did not move (+2.9 +- 26.4 Elo at 100 ms, 240 games), for 3% more time a
+/// node in the endgame (protocol/learning.md, "Round 13"). Off: the eleven alone.
+pub const EXTRA_SHAPES: bool = false;
 
 /// A phase interval's width in half discs (7.5 discs). 5 (25 nodes, 2.5 discs apart) was
 /// tried on the 9.6 M positions of the corpus: a 0.2% lower held-out loss, no better play
@@ -98,7 +142,36 @@ pub const PHASE_STEP: i32 = 15;
 /// Phase nodes from 4 to 64 discs (120 half discs), one every `PHASE_STEP`.
 pub const BUCKETS: usize = (120 / PHASE_STEP) as usize + 1;
 /// Weights per bucket (`Layout::inputs`, written out for a constant).
-pub const INPUTS: usize = 2 * 59049 + 19683 + 4 * 6561 + 2187 + 729 + 243 + 81;
+pub const INPUTS: usize = LOGISTELLO_INPUTS + if EXTRA_SHAPES { 2 * 59049 } else { 0 };
+/// Weights per bucket of Logistello's eleven shapes alone.
+pub const LOGISTELLO_INPUTS: usize = 2 * 59049 + 19683 + 4 * 6561 + 2187 + 729 + 243 + 81;
+
+/// `net` (a linear model of `LOGISTELLO_INPUTS` weights a bucket) with the shapes of
+/// `EXTRA_SHAPES` at zero: the same evaluation. Any other model is returned as it is.
+pub fn widen_inputs(net: crate::learn::network::Network) -> crate::learn::network::Network {
+    if net.game != "othello"
+        || INPUTS == LOGISTELLO_INPUTS
+        || net.inputs != LOGISTELLO_INPUTS
+        || net.hidden != 0
+        || net.w1.len() != net.buckets * LOGISTELLO_INPUTS
+    {
+        return net;
+    }
+    let w1 = net
+        .w1
+        .chunks(LOGISTELLO_INPUTS)
+        .flat_map(|c| {
+            c.iter()
+                .copied()
+                .chain(std::iter::repeat_n(0, INPUTS - LOGISTELLO_INPUTS))
+        })
+        .collect();
+    crate::learn::network::Network {
+        inputs: INPUTS,
+        w1,
+        ..net
+    }
+}
 
 /// The phase of a position with `discs` discs on the board (4..64): the lower node's bucket
 /// and its weight out of `PHASE_STEP` (the rest is bucket + 1's; the last node weighs it all).
@@ -357,9 +430,9 @@ mod tests {
     }
 
     #[test]
-    fn forty_six_instances_and_symmetric_sharing() {
+    fn instances_and_symmetric_sharing() {
         let l = layout();
-        assert_eq!(l.instances.len(), 46);
+        assert_eq!(l.instances.len(), INSTANCES);
         assert_eq!(l.inputs, INPUTS);
         // A position and each of its symmetric images have the same multiset of features.
         let (me, opp) = (0x0000_0018_0800_0000u64 | 1, 0x0000_0000_1000_0080u64);
