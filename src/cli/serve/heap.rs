@@ -5,7 +5,8 @@
 //! `scripts/serve_abuse.py` (errors.md, "The hour's memory, settled"): with the default arenas
 //! the resident size climbed by 17.7 MiB over the hour's six rounds; with two arenas and the
 //! free pages handed back every janitor tick it comes back to the warm-up's after each burst
-//! and was flat over the hour's last half (+6.0 MiB in all). Elsewhere (another C library) both are no-ops.
+//! and was flat over the hour's last half (+6.0 MiB in all). Elsewhere (another C library)
+//! both are no-ops.
 
 /// At most two arenas for the whole process (the engine threads are few; the allocator's
 /// contention is not what bounds the server). Called before the runtime starts its threads.

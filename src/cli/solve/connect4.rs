@@ -9,6 +9,9 @@ use super::input::Lines;
 use std::time::Instant;
 use tabula::game::Notation;
 use tabula::games::connect4::Connect4;
+use tabula::games::connect4::board::Board;
+use tabula::games::connect4::solver::SolverTable;
+use tabula::games::connect4::solver::threads::{self as par, Solved};
 
 /// Writes the 7x6 opening book (see `games::connect4::book`) to stdout, level by level.
 pub fn connect4_book(
@@ -91,7 +94,6 @@ pub fn connect4(
     hash_mb: usize,
     checkpoint: Option<(&std::path::Path, u64)>,
 ) -> Result<(), String> {
-    use tabula::games::connect4::solver::SolverTable;
     let bytes = hash_mb.max(1) << 20;
     if let Some((path, minutes)) = checkpoint {
         let table = SolverTable::with_bytes(bytes)?;
@@ -143,12 +145,12 @@ const NODES_PER_ENTRY: u64 = 4;
 /// The solver's table for a run: one size throughout (a checkpoint is a whole table), or
 /// `FIRST_TABLE_MB` until a search outgrows it.
 enum Table<'t> {
-    Fixed(&'t tabula::games::connect4::solver::SolverTable),
-    Growing(&'t mut tabula::games::connect4::solver::SolverTable),
+    Fixed(&'t SolverTable),
+    Growing(&'t mut SolverTable),
 }
 
 impl Table<'_> {
-    fn get(&self) -> &tabula::games::connect4::solver::SolverTable {
+    fn get(&self) -> &SolverTable {
         match self {
             Table::Fixed(t) => t,
             Table::Growing(t) => t,
@@ -176,13 +178,12 @@ impl Table<'_> {
 /// Solves `b` on `table`, which grows (and the search starts again) if the search outgrows it;
 /// the nodes of every try. None if `abort` stopped it.
 fn solve_growing(
-    b: &tabula::games::connect4::board::Board,
+    b: &Board,
     weak: bool,
     table: &mut Table,
     threads: usize,
     abort: &(dyn Fn() -> bool + Sync),
-) -> Option<tabula::games::connect4::solver::threads::Solved> {
-    use tabula::games::connect4::solver::threads as par;
+) -> Option<Solved> {
     let mut spent = 0;
     loop {
         let Some(limit) = table.node_limit() else {

@@ -28,8 +28,7 @@ impl std::fmt::Debug for PatternNet {
 
 impl PatternNet {
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternNet, String> {
-        let net = patterns::widen_inputs(Network::from_bytes(bytes)?);
-        let net = phase_weights::resample_phases(net, patterns::BUCKETS);
+        let net = upgrade(Network::from_bytes(bytes)?);
         let l = patterns::layout();
         if net.game != "othello"
             || net.hidden != 0
@@ -86,6 +85,13 @@ pub fn default_net() -> Option<&'static PatternNet> {
             PatternNet::from_bytes(include_bytes!("../../../weights/othello-patterns.bin")).ok()
         })
         .as_ref()
+}
+
+/// A weight file in this build's layout, as the engine loads it and `train --init` starts from
+/// it: a file of the eleven shapes widened (`patterns::widen_inputs`), one of another count of
+/// phase nodes (a build of another `patterns::PHASE_STEP`) sampled at this build's nodes.
+fn upgrade(net: Network) -> Network {
+    phase_weights::resample_phases(patterns::widen_inputs(net), patterns::BUCKETS)
 }
 
 fn words(packed: &[u8]) -> (u64, u64) {
@@ -166,10 +172,8 @@ impl Features<Othello<u64>> for PatternInputs {
         (b, lower as f32 / patterns::PHASE_STEP as f32)
     }
 
-    /// A file with another count of phase nodes (a build of another `patterns::PHASE_STEP`)
-    /// starts from its evaluation sampled at this build's nodes.
     fn upgrade(net: Network) -> Network {
-        phase_weights::resample_phases(patterns::widen_inputs(net), patterns::BUCKETS)
+        upgrade(net)
     }
 }
 

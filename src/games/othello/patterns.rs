@@ -2,7 +2,8 @@
 //! configuration (each square empty, the mover's or the opponent's) indexes a learned weight.
 //! Eleven pattern shapes (two more in a test build, `EXTRA_SHAPES`), each placed in all of its
 //! distinct images under the board's eight symmetries (46 instances), instances of one shape
-//! sharing one table of `3^len` weights; and nine game phases (`phase`), each with its own weights.
+//! sharing one table of `3^len` weights; and nine game phases (`phase`), each with its own
+//! weights.
 //!
 //! Feature index of an instance: `offset[shape] + sum(3^i * state(square_i))`, state 0 empty,
 //! 1 the side to move's disc, 2 the opponent's; the square order of an instance is the shape's
@@ -121,7 +122,8 @@ pub struct Layout {
 
 /// Each instance's index within its own table, in its first square order (without the
 /// tables' offsets, `Layout::offsets`; below `3^10`, so 16 bits hold it), lanes of padding
-/// (zero) after the instances to a multiple of eight: whole vectors, so that `after` is a few vector adds.
+/// (zero) after the instances to a multiple of eight: whole vectors, so that `after` is a few
+/// vector adds.
 pub type Local = [u16; LANES];
 pub const LANES: usize = INSTANCES.next_multiple_of(8);
 
@@ -153,7 +155,7 @@ pub fn widen_inputs(net: crate::learn::network::Network) -> crate::learn::networ
         || INPUTS == LOGISTELLO_INPUTS
         || net.inputs != LOGISTELLO_INPUTS
         || net.hidden != 0
-        || net.w1.len() != net.buckets * LOGISTELLO_INPUTS
+        || net.w1.len() != net.buckets.saturating_mul(LOGISTELLO_INPUTS)
     {
         return net;
     }

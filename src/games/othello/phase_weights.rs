@@ -18,7 +18,12 @@ use crate::learn::network::{Network, QL};
 /// shape is returned as it is.
 pub fn resample_phases(net: Network, to: usize) -> Network {
     let from = net.buckets;
-    if from == to || from < 2 || to < 2 || net.hidden != 0 || net.w1.len() != from * net.inputs {
+    if from == to
+        || from < 2
+        || to < 2
+        || net.hidden != 0
+        || net.w1.len() != from.saturating_mul(net.inputs)
+    {
         return net;
     }
     let n = net.inputs;
