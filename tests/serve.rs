@@ -375,9 +375,11 @@ fn a_match_between_two_engines_is_watched_to_its_end() {
 #[test]
 fn a_game_is_followed_by_its_event_stream() {
     let s = Server::start(&[]);
+    // Long enough a move for a small message to pass the stream's 200 ms spacing on a loaded
+    // machine (at 200 ms the reply could come before the first one was due).
     let st = s.ok(
         "/api/new",
-        &json!({"game": "connect4", "human": "p1", "movetime": 200, "exact": false}),
+        &json!({"game": "connect4", "human": "p1", "movetime": 1000, "exact": false}),
     );
     let id = st["id"].as_str().expect("an id").to_string();
     let mut ev = Events::open(&s.addr, &id, None);
