@@ -83,7 +83,11 @@ def next_run(game):
     seed = max(flag(s["command"], "seed") or 0 for s in shards)
     last = max(s["last_game"] for s in shards if flag(s["command"], "seed") == seed)
     stop = spec["remake"].get(seed, spec["games"])
-    if last + 1 < stop:
+    # A seed is one network's games: where the embedded weights changed since the seed's
+    # shards were played, the seed ends there and the next one starts.
+    network = sha256(os.path.join(ROOT, spec["weights"]))
+    played = {s["network"] for s in shards if flag(s["command"], "seed") == seed}
+    if last + 1 < stop and played <= {network}:
         return seed, last + 1, stop
     seed += 1
     return seed, 0, spec["remake"].get(seed, spec["games"])
