@@ -134,8 +134,9 @@ pub const INSTANCES: usize = if EXTRA_SHAPES { 54 } else { 46 };
 /// Egaroucid's triangle (A1-D1, A2-C2, A3-B3, A4), four instances each: 54 instances in 56
 /// lanes. Fitted on the corpus (round 14, 16.6 M positions) the held-out loss is 4.2% below
 /// round 10's (65.04 -> 62.31) and play +18.8 Elo at 100 ms (480 games, +1.9 discs a pair),
-/// for 3% more time a node (protocol/learning.md, "Round 14"). Off: the eleven alone (weight
-/// files of the eleven still load, the two tables at zero).
+/// for 5-6% more time a node in the exact solver (FFO #40-#59: 2.3% fewer nodes, 3.3% more
+/// time; protocol/learning.md, "Round 14"). Off: the eleven alone (weight files of the eleven
+/// still load, the two tables at zero).
 pub const EXTRA_SHAPES: bool = true;
 
 /// A phase interval's width in half discs (7.5 discs). 5 (25 nodes, 2.5 discs apart) was

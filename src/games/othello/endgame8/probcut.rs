@@ -130,13 +130,14 @@ fn sigma(ne: u32, depth: u32) -> i32 {
 /// 1,002.6 M at -200, #43 8.4 M against 36 M): with both weights the counts want it a disc or
 /// more below the sample's mean. Round 14's patterns (thirteen shapes): the sample's means
 /// -172, +58, -117, +53, -89 at depths 0 to 4 (play's biases kept: the match that embedded
-/// them ran with these), the pre-search's -145, its bias -290. The mean also moves with the parity of the empties, by about
-/// 2.4 discs (the mover with the last move is underrated: round 6 at depths 0 to 4, -183,
-/// +141, -97, +142, -41 with an even number of empties, -431, -76, -316, -100, -279 with an
-/// odd one), but a bias by both parities did not pay: FFO #40-#52 1,029.9 M -> 1,087.6 M in
-/// the pre-search; in play's levels (`selective_levels_on_the_midgame_set`) the margins nearer
-/// (mean error 1.77 -> 1.58 discs at 1.0 sigma, 1.10 -> 1.03 at 1.25) for 6-9% more nodes, the
-/// moves' loss 0.43 -> 0.53 and 0.37 -> 0.33.
+/// them ran with these), the pre-search's -145, its bias -290 (FFO #40-#59 10.75 G nodes).
+/// The mean also moves with the parity of the empties, by about 2.4 discs (the mover with
+/// the last move is underrated: round 6 at depths 0 to 4, -183, +141, -97, +142, -41 with an
+/// even number of empties, -431, -76, -316, -100, -279 with an odd one), but a bias by both
+/// parities did not pay: FFO #40-#52 1,029.9 M -> 1,087.6 M in the pre-search; in play's
+/// levels (`selective_levels_on_the_midgame_set`) the margins nearer (mean error 1.77 -> 1.58
+/// discs at 1.0 sigma, 1.10 -> 1.03 at 1.25) for 6-9% more nodes, the moves' loss 0.43 ->
+/// 0.53 and 0.37 -> 0.33.
 fn bias(depth: u32, pre: bool) -> i32 {
     if !depth.is_multiple_of(2) {
         0
