@@ -73,8 +73,9 @@ def flag(command, name):
     return int(m.group(1)) if m else None
 
 
-def next_run(game):
-    """The seed, first game and stop index of the next run of `game`."""
+def next_run(game, network):
+    """The seed, first game and stop index of the next run of `game` by the weights of sha256
+    `network`."""
     spec = GAMES[game]
     shards = [s for s in manifest()["shards"] if s["game"] == game and "datagen" in s["command"]]
     if not shards:
@@ -85,7 +86,6 @@ def next_run(game):
     stop = spec["remake"].get(seed, spec["games"])
     # A seed is one network's games: where the embedded weights changed since the seed's
     # shards were played, the seed ends there and the next one starts.
-    network = sha256(os.path.join(ROOT, spec["weights"]))
     played = {s["network"] for s in shards if flag(s["command"], "seed") == seed}
     if last + 1 < stop and played <= {network}:
         return seed, last + 1, stop
@@ -125,7 +125,8 @@ def start(game, threads):
     exe = os.path.join(WORK, f"tabula-{commit[:12]}")
     if not os.path.exists(exe):
         subprocess.run(["cp", built, exe], check=True)
-    seed, first, stop = next_run(game)
+    network = sha256(os.path.join(ROOT, GAMES[game]["weights"]))
+    seed, first, stop = next_run(game, network)
     out = os.path.join(WORK, f"{game}-s{seed}.bin")
     args = ["datagen", "--game", game, "--out", os.path.basename(out), "--games", str(stop),
             "--seed", str(seed), *GAMES[game]["args"], "--threads", str(threads)]
@@ -137,7 +138,7 @@ def start(game, threads):
     yield_to_builds(p.pid)
     meta = {
         "game": game, "pid": p.pid, "exe": exe, "args": args, "out": out, "seed": seed,
-        "first": first, "commit": commit, "network": sha256(os.path.join(ROOT, GAMES[game]["weights"])),
+        "first": first, "commit": commit, "network": network,
         "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "threads": threads,
     }
     with open(meta_path, "w") as f:
