@@ -7,7 +7,7 @@
 #![allow(dead_code)]
 
 use crate::common;
-use crate::http::request;
+use crate::http::{request, try_request};
 use serde_json::{Value, json};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -27,6 +27,40 @@ pub fn find_program(names: &[&str]) -> Option<PathBuf> {
             }
         }
     }
+    None
+}
+
+/// chromedriver on a port that was free a moment ago, once it answers `GET /status` as
+/// chromedriver does (ready), or None (the driver killed) if it exits or does not answer in
+/// 15 s: between the probe that found the port and chromedriver's bind, another test's
+/// server (`serve --port 0`) may take the same port, which a bare connect cannot tell apart.
+fn start_driver(chromedriver: &Path) -> Option<(Child, u16)> {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut driver = Command::new(chromedriver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start chromedriver");
+    let addr = format!("127.0.0.1:{port}");
+    let until = Instant::now() + Duration::from_secs(15);
+    while Instant::now() < until {
+        if !matches!(driver.try_wait(), Ok(None)) {
+            break;
+        }
+        if let Ok((200, body)) = try_request(&addr, "GET", "/status", &[], b"") {
+            let v: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+            if v["value"]["ready"] == json!(true) {
+                return Some((driver, port));
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = driver.kill();
+    let _ = driver.wait();
     None
 }
 
@@ -57,22 +91,10 @@ impl Browser {
             common::client_missing("chromedriver not found (apt-get install chromium-driver)");
             return None;
         };
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let driver = Command::new(&chromedriver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start chromedriver");
+        let (driver, port) = (0..3)
+            .find_map(|_| start_driver(&chromedriver))
+            .expect("chromedriver did not start on any of three ports");
         let addr = format!("127.0.0.1:{port}");
-        let until = Instant::now() + Duration::from_secs(30);
-        while std::net::TcpStream::connect(&addr).is_err() {
-            assert!(Instant::now() < until, "chromedriver did not start");
-            std::thread::sleep(Duration::from_millis(100));
-        }
         let profile =
             std::env::temp_dir().join(format!("tabula-chromium-{}-{port}", std::process::id()));
         let args = [

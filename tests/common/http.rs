@@ -119,7 +119,8 @@ fn parse(body: &str) -> Value {
 }
 
 /// One HTTP/1.1 request with `Connection: close`: (status, body). The body is read by its
-/// `Content-Length`, or its chunks, or else to the end of the connection.
+/// `Content-Length`, or its chunks, or else to the end of the connection. Panics on any I/O
+/// error; `try_request` returns it.
 pub fn request(
     addr: &str,
     method: &str,
@@ -127,9 +128,20 @@ pub fn request(
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
+    try_request(addr, method, path, headers, body).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `request`, with a failure to connect, send or read as an error.
+pub fn try_request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Result<(u16, String), String> {
+    let mut s = TcpStream::connect(addr).map_err(|e| format!("connect {addr}: {e}"))?;
     s.set_read_timeout(Some(Duration::from_secs(120)))
-        .expect("timeout");
+        .map_err(|e| format!("timeout: {e}"))?;
     let mut head = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
         body.len()
@@ -138,20 +150,23 @@ pub fn request(
         head.push_str(&format!("{k}: {v}\r\n"));
     }
     head.push_str("\r\n");
-    s.write_all(head.as_bytes()).expect("send head");
-    s.write_all(body).expect("send body");
+    s.write_all(head.as_bytes())
+        .map_err(|e| format!("send head: {e}"))?;
+    s.write_all(body).map_err(|e| format!("send body: {e}"))?;
     let mut r = BufReader::new(s);
     let mut status_line = String::new();
-    r.read_line(&mut status_line).expect("the status line");
+    r.read_line(&mut status_line)
+        .map_err(|e| format!("the status line: {e}"))?;
     let status = status_line
         .split_whitespace()
         .nth(1)
         .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("no status in '{status_line}'"));
+        .ok_or_else(|| format!("no status in '{status_line}'"))?;
     let (mut length, mut chunked) = (None, false);
     loop {
         let mut line = String::new();
-        r.read_line(&mut line).expect("a header");
+        r.read_line(&mut line)
+            .map_err(|e| format!("a header: {e}"))?;
         let line = line.trim_end();
         if line.is_empty() {
             break;
@@ -167,22 +182,26 @@ pub fn request(
     if chunked {
         loop {
             let mut size = String::new();
-            r.read_line(&mut size).expect("a chunk size");
+            r.read_line(&mut size)
+                .map_err(|e| format!("a chunk size: {e}"))?;
             let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
             if n == 0 {
                 break;
             }
             let mut chunk = vec![0; n + 2];
-            r.read_exact(&mut chunk).expect("a chunk");
+            r.read_exact(&mut chunk)
+                .map_err(|e| format!("a chunk: {e}"))?;
             raw.extend_from_slice(&chunk[..n]);
         }
     } else if let Some(n) = length {
         raw.resize(n, 0);
-        r.read_exact(&mut raw).expect("the body");
+        r.read_exact(&mut raw)
+            .map_err(|e| format!("the body: {e}"))?;
     } else {
-        r.read_to_end(&mut raw).expect("the body");
+        r.read_to_end(&mut raw)
+            .map_err(|e| format!("the body: {e}"))?;
     }
-    (status, String::from_utf8_lossy(&raw).into_owned())
+    Ok((status, String::from_utf8_lossy(&raw).into_owned()))
 }
 
 /// One server-sent event: its name, id and data.
