@@ -49,6 +49,16 @@ GAMES = {
         "remake": {4013: 34400},
         "weights": "weights/othello-patterns.bin",
     },
+    # Chess at half the node budget, seeds of its own (the budget experiment of issue 85,
+    # protocol/learning.md "Half the nodes a move"): `start chess-2500`.
+    "chess-2500": {
+        "game": "chess",
+        "args": ["--nodes", "2500"],
+        "games": 200000,
+        "first_seed": 1072,
+        "remake": {},
+        "weights": "weights/chess-nnue.bin",
+    },
 }
 
 
@@ -77,7 +87,11 @@ def next_run(game, network):
     """The seed, first game and stop index of the next run of `game` by the weights of sha256
     `network`."""
     spec = GAMES[game]
-    shards = [s for s in manifest()["shards"] if s["game"] == game and "datagen" in s["command"]]
+    # This script's runs only: a shard played at another node budget (an experiment's, added by
+    # hand with `tabula corpus add`) has seeds of its own and does not end or continue these.
+    budget = flag(" ".join(spec["args"]), "nodes")
+    shards = [s for s in manifest()["shards"] if s["game"] == spec.get("game", game)
+              and "datagen" in s["command"] and flag(s["command"], "nodes") == budget]
     if not shards:
         seed = spec["first_seed"]
         return seed, 0, spec["remake"].get(seed, spec["games"])
@@ -128,7 +142,8 @@ def start(game, threads):
     network = sha256(os.path.join(ROOT, GAMES[game]["weights"]))
     seed, first, stop = next_run(game, network)
     out = os.path.join(WORK, f"{game}-s{seed}.bin")
-    args = ["datagen", "--game", game, "--out", os.path.basename(out), "--games", str(stop),
+    args = ["datagen", "--game", GAMES[game].get("game", game), "--out", os.path.basename(out),
+            "--games", str(stop),
             "--seed", str(seed), *GAMES[game]["args"], "--threads", str(threads)]
     if first:
         args += ["--first-game", str(first)]
