@@ -34,12 +34,14 @@ CORPUS = os.path.join(ROOT, "corpus")
 # first seed, and the weight file that the release build embeds.
 GAMES = {
     "chess": {
-        "args": [],
+        # 2,500 nodes a move: at equal core time as good as twice the positions at 5,000 (the
+        # budget experiment, protocol/learning.md "Half the nodes a move"). The seeds at 5,000
+        # (68-71, remade to their published lengths where published) stay in the corpus; a
+        # run counts only the shards of its own budget, so these seeds start at 1072.
+        "args": ["--nodes", "2500"],
         "games": 200000,
-        "first_seed": 68,
-        # Seeds whose commands were published before the corpus existed and whose files were
-        # lost with a machine: remade to their published length (protocol/learning.md).
-        "remake": {68: 15245, 69: 6790, 70: 15569},
+        "first_seed": 1072,
+        "remake": {},
         "weights": "weights/chess-nnue.bin",
     },
     "othello": {
@@ -48,16 +50,6 @@ GAMES = {
         "first_seed": 4013,
         "remake": {4013: 34400},
         "weights": "weights/othello-patterns.bin",
-    },
-    # Chess at half the node budget, seeds of its own (the budget experiment of issue 85,
-    # protocol/learning.md "Half the nodes a move"): `start chess-2500`.
-    "chess-2500": {
-        "game": "chess",
-        "args": ["--nodes", "2500"],
-        "games": 200000,
-        "first_seed": 1072,
-        "remake": {},
-        "weights": "weights/chess-nnue.bin",
     },
 }
 
@@ -87,11 +79,11 @@ def next_run(game, network):
     """The seed, first game and stop index of the next run of `game` by the weights of sha256
     `network`."""
     spec = GAMES[game]
-    # This script's runs only: a shard played at another node budget (an experiment's, added by
-    # hand with `tabula corpus add`) has seeds of its own and does not end or continue these.
+    # Shards of this budget only: a seed played at another node budget (chess 68-71 at 5,000)
+    # neither ends nor continues these.
     budget = flag(" ".join(spec["args"]), "nodes")
-    shards = [s for s in manifest()["shards"] if s["game"] == spec.get("game", game)
-              and "datagen" in s["command"] and flag(s["command"], "nodes") == budget]
+    shards = [s for s in manifest()["shards"] if s["game"] == game and "datagen" in s["command"]
+              and flag(s["command"], "nodes") == budget]
     if not shards:
         seed = spec["first_seed"]
         return seed, 0, spec["remake"].get(seed, spec["games"])
@@ -142,8 +134,7 @@ def start(game, threads):
     network = sha256(os.path.join(ROOT, GAMES[game]["weights"]))
     seed, first, stop = next_run(game, network)
     out = os.path.join(WORK, f"{game}-s{seed}.bin")
-    args = ["datagen", "--game", GAMES[game].get("game", game), "--out", os.path.basename(out),
-            "--games", str(stop),
+    args = ["datagen", "--game", game, "--out", os.path.basename(out), "--games", str(stop),
             "--seed", str(seed), *GAMES[game]["args"], "--threads", str(threads)]
     if first:
         args += ["--first-game", str(first)]
