@@ -250,8 +250,12 @@ fn train_othello8(args: &learn::TrainArgs) -> Result<(), String> {
             Othello::<u64>::new(8)?,
             args,
         ),
+        "pattern-net" => learn::train::<
+            Othello<u64>,
+            tabula::games::othello::learn::PatternNetInputs,
+        >(Othello::<u64>::new(8)?, args),
         m => Err(format!(
-            "train: 8x8 Othello has the model patterns, not '{m}'"
+            "train: 8x8 Othello has the models patterns and pattern-net, not '{m}'"
         )),
     }
 }

@@ -108,7 +108,8 @@ pub struct TrainArgs {
     /// evaluation the engine plays with, embedded or loaded with `EvalFile`), `nnue-kings` (the
     /// same with its inputs by king bucket; `--init` of a `nnue` file copies it into every
     /// bucket) or `hce` (the tuned linear evaluation, `EvalFile=<hce>` or a file); Othello
-    /// `patterns`.
+    /// `patterns` (linear), or on 8x8 `pattern-net` (the patterns with `--hidden` cells over
+    /// them, at most 64; `--init` of a `patterns` file starts where it evaluates).
     #[arg(long)]
     pub model: Option<String>,
     /// Accumulator cells per side (the engine evaluates with the size it was built for, the

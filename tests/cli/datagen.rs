@@ -162,43 +162,56 @@ fn othello_side_lines_add_exact_positions_and_resume_whole() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Othello's linear patterns, then the `pattern-net` model started from them (`--init`, 8
+/// cells): each trains on self-play data and the engine plays with it.
 #[test]
 fn othello_patterns_train_and_load() {
     let dir = tmp("train");
     let data = dir.join("o.bin");
     let weights = dir.join("o.nnue");
+    let net = dir.join("o-net.nnue");
     datagen("othello", &data, 60, 2, &[]);
-    let out = Command::new(TABULA)
-        .args([
-            "--game", "othello", "train", "--model", "patterns", "--data",
-        ])
-        .arg(&data)
-        .arg("--out")
-        .arg(&weights)
-        .args(["--epochs", "2", "--threads", "1", "--lambda", "1"])
-        .output()
-        .expect("tabula runs");
-    let log = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "train failed: {log}");
-    assert!(
-        log.contains("held-out error"),
-        "no disc error reported: {log}"
-    );
-    // The engine plays with the weights.
-    let seen = lines_to_bestmove(
-        &["--game", "othello"],
-        &format!(
-            "ugi\nsetoption name OwnBook value false\nsetoption name EvalFile value {}\nisready\nposition startpos\ngo depth 4",
-            weights.display()
+    let fits: [(&str, &[&str], &Path, &str); 2] = [
+        ("patterns", &[], &weights, "285363x0x2x9"),
+        (
+            "pattern-net",
+            &["--hidden", "8", "--init", weights.to_str().unwrap_or("")],
+            &net,
+            "285363x8x2x9",
         ),
-    );
-    let text = seen.join("\n");
-    assert!(!text.contains("error"), "{text}");
-    assert!(
-        seen.last()
-            .is_some_and(|l| l.starts_with("bestmove ") && l.len() > 9),
-        "{text}"
-    );
+    ];
+    for (model, extra, out_file, layout) in fits {
+        let out = Command::new(TABULA)
+            .args(["--game", "othello", "train", "--model", model, "--data"])
+            .arg(&data)
+            .args(extra)
+            .arg("--out")
+            .arg(out_file)
+            .args(["--epochs", "2", "--threads", "1", "--lambda", "1"])
+            .output()
+            .expect("tabula runs");
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{model}: train failed: {log}");
+        assert!(
+            log.contains("held-out error") && log.contains(layout),
+            "{model}: no disc error or not the layout {layout}: {log}"
+        );
+        // The engine plays with the weights.
+        let seen = lines_to_bestmove(
+            &["--game", "othello"],
+            &format!(
+                "ugi\nsetoption name OwnBook value false\nsetoption name EvalFile value {}\nisready\nposition startpos\ngo depth 4",
+                out_file.display()
+            ),
+        );
+        let text = seen.join("\n");
+        assert!(!text.contains("error"), "{model}: {text}");
+        assert!(
+            seen.last()
+                .is_some_and(|l| l.starts_with("bestmove ") && l.len() > 9),
+            "{model}: {text}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

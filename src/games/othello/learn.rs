@@ -6,6 +6,7 @@
 //! Packed position (17 bytes): the side to move's discs (u64, bit r * 8 + c), the other side's
 //! (u64), then 1 if Black is to move, else 0.
 
+use super::pattern_cells::{Cells, MAX_HIDDEN};
 use super::phase_weights::{self, PhaseWeights};
 use super::{Othello, patterns};
 use crate::game::{Outcome, Solved};
@@ -16,8 +17,11 @@ use std::sync::OnceLock;
 /// The learned pattern weights, as the engine evaluates with them.
 pub struct PatternNet {
     /// The network's weights unfolded (`patterns::unfold`: both indices of a self-symmetric
-    /// configuration filled), as the evaluation reads them.
+    /// configuration filled), as the evaluation reads them. Of a `pattern-net` file: its
+    /// psqt term (twice the linear weights, no biases).
     weights: PhaseWeights,
+    /// A `pattern-net` file's cells (`PatternNetInputs`), beside the linear weights.
+    cells: Option<Cells>,
 }
 
 impl std::fmt::Debug for PatternNet {
@@ -30,8 +34,10 @@ impl PatternNet {
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternNet, String> {
         let net = upgrade(Network::from_bytes(bytes)?);
         let l = patterns::layout();
+        let cells_fit = net.hidden == 0
+            || (net.hidden <= MAX_HIDDEN && net.psqt.len() == net.inputs * net.buckets);
         if net.game != "othello"
-            || net.hidden != 0
+            || !cells_fit
             || net.inputs != l.inputs
             || net.buckets != patterns::BUCKETS
         {
@@ -45,9 +51,26 @@ impl PatternNet {
                 patterns::BUCKETS
             ));
         }
+        if net.hidden > 0 {
+            // The psqt term, input-major, as bucket-major tables.
+            let nb = net.buckets;
+            let tables: Vec<i16> = (0..nb)
+                .flat_map(|b| {
+                    let table: Vec<i16> = (0..l.inputs).map(|k| net.psqt[k * nb + b]).collect();
+                    patterns::unfold(&table)
+                })
+                .collect();
+            return Ok(PatternNet {
+                weights: PhaseWeights::new(&tables, l.inputs, &vec![0; nb]),
+                cells: Some(Cells::new(&net)),
+            });
+        }
         let full: Vec<i16> = net.w1.chunks(l.inputs).flat_map(patterns::unfold).collect();
         let weights = PhaseWeights::new(&full, l.inputs, &net.b2);
-        Ok(PatternNet { weights })
+        Ok(PatternNet {
+            weights,
+            cells: None,
+        })
     }
 
     pub fn load(path: &str) -> Result<&'static PatternNet, String> {
@@ -71,8 +94,19 @@ impl PatternNet {
             .iter()
             .zip(offsets)
             .map(|(&i, &off)| (off + i as u32) as usize);
-        self.weights
-            .evaluate(b, lower, patterns::PHASE_STEP, inputs)
+        let Some(cells) = &self.cells else {
+            return self
+                .weights
+                .evaluate(b, lower, patterns::PHASE_STEP, inputs);
+        };
+        let mut at = [0usize; patterns::INSTANCES];
+        at.iter_mut().zip(inputs).for_each(|(a, i)| *a = i);
+        // The psqt term counts half its weights (the trainer's `0.5 * us`).
+        let psqt =
+            self.weights
+                .evaluate_scaled(b, lower, patterns::PHASE_STEP, at.iter().copied(), 2);
+        let net = cells.evaluate(b, lower, patterns::PHASE_STEP, &at);
+        psqt + Cells::hundredths(net)
     }
 }
 
@@ -174,6 +208,60 @@ impl Features<Othello<u64>> for PatternInputs {
 
     fn upgrade(net: Network) -> Network {
         upgrade(net)
+    }
+}
+
+/// The pattern inputs under a small network (`tabula train --game othello --model pattern-net
+/// --hidden H`): the linear pattern evaluation as the network's psqt term, and `H` cells over
+/// the same active patterns (one perspective: the side to move's; the other side's
+/// accumulator holds its bias alone), the output layer and the psqt term tapered between the
+/// two phase nodes as the linear model is. A linear pattern file (`--init`) starts it where
+/// that file evaluates: its weights, doubled, as the psqt term (which counts half the side to
+/// move's sum), one cell with nothing in or out, widened to `H` (`train`).
+pub struct PatternNetInputs;
+
+impl Features<Othello<u64>> for PatternNetInputs {
+    const MODEL: &'static str = "pattern-net";
+    const INPUTS: usize = patterns::INPUTS;
+    const LINEAR: bool = false;
+    const BUCKETS: usize = patterns::BUCKETS;
+
+    fn features(packed: &[u8], us: &mut Vec<u32>, them: &mut Vec<u32>) {
+        PatternInputs::features(packed, us, them);
+    }
+
+    fn bucket(packed: &[u8]) -> (usize, f32) {
+        PatternInputs::bucket(packed)
+    }
+
+    fn upgrade(net: Network) -> Network {
+        let net = upgrade(net);
+        if net.game != "othello" || net.hidden != 0 || net.inputs != patterns::INPUTS {
+            return net;
+        }
+        use crate::learn::network::{QA, QB, QL};
+        let (n, nb) = (net.inputs, net.buckets);
+        let mut psqt = vec![0i16; n * nb];
+        for b in 0..nb {
+            for f in 0..n {
+                let w = net.w1.get(b * n + f).copied().unwrap_or(0) as i32 * 2;
+                psqt[f * nb + b] = w.clamp(-32767, 32767) as i16;
+            }
+        }
+        let b2 = net
+            .b2
+            .iter()
+            .map(|&v| (v as i64 * (QA * QB) as i64 / QL as i64) as i32)
+            .collect();
+        Network {
+            hidden: 1,
+            w1: vec![0; n],
+            b1: vec![0],
+            w2: vec![0; 2 * nb],
+            b2,
+            psqt,
+            ..net
+        }
     }
 }
 

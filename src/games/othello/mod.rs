@@ -21,6 +21,7 @@ pub mod ggf;
 pub mod learn;
 pub mod learn_big;
 mod notation;
+mod pattern_cells;
 pub mod patterns;
 pub mod patterns_big;
 pub mod patterns_hand;

@@ -23,7 +23,7 @@
 //! loss (rewritten whenever an epoch improves on it).
 
 use super::format::{Data, FLAG_EXACT};
-use super::network::{Network, SCALE, linear_q};
+use super::network::{Network, QLOGIT, SCALE, linear_q};
 use super::rng::Rng;
 use super::{Features, Learn};
 use crate::bits::mix;
@@ -32,6 +32,8 @@ use std::time::Instant;
 
 mod model;
 
+#[cfg(test)]
+use model::descend;
 use model::{Example, Model, forward, sigmoid, step};
 
 #[derive(Clone, Debug)]
@@ -56,8 +58,18 @@ pub struct Config {
 }
 
 const CLIP: f32 = 1.98;
-/// The psqt term's weights, within what i16 holds at `QLOGIT` per logit.
+/// The psqt term's weights, within what i16 holds at `QLOGIT` per logit (a margin model's: at
+/// `QL` per label unit, as its linear weights, `psqt_clip`).
 const PSQT_CLIP: f32 = 7.9;
+
+/// The psqt term's clip where its weights quantise at `ql` per unit (`linear_q`).
+fn psqt_clip(ql: i32) -> f32 {
+    if ql == QLOGIT {
+        PSQT_CLIP
+    } else {
+        32000.0 / ql as f32
+    }
+}
 /// The psqt term's learning rate, as a multiple of the network's.
 const PSQT_LR: f32 = 10.0;
 
@@ -415,6 +427,7 @@ impl Adam {
     fn update(&mut self, m: &mut Model, lr: f32, decay: f32, used_threads: usize) {
         let (b1a, b2a) = (Self::B1, Self::B2);
         let (psqt_start, b2_start, ql) = (self.psqt_start, self.b2_start, self.ql);
+        let pclip = psqt_clip(ql);
         self.t += 1;
         let c1 = 1.0 - b1a.powi(self.t);
         let c2 = 1.0 - b2a.powi(self.t);
@@ -430,7 +443,7 @@ impl Adam {
             let v = m.p[i] - upd - lr * decay * m.p[i];
             // Everything but the output bias must quantise into i16.
             m.p[i] = if i >= psqt_start {
-                v.clamp(-PSQT_CLIP, PSQT_CLIP)
+                v.clamp(-pclip, pclip)
             } else if i >= b2_start {
                 v
             } else if self.linear {

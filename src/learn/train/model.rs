@@ -3,7 +3,7 @@
 //! `Network`. Weights are floats in logits (of the win probability, or label units where the
 //! label is a margin); `quantise` clips them to what i16 holds (see `network`).
 
-use crate::learn::network::{Network, QA, QB, QLOGIT};
+use crate::learn::network::{Network, QA, QB};
 use crate::learn::rng::Rng;
 
 /// The float network.
@@ -101,8 +101,9 @@ impl Model {
         };
         if m.psqt {
             // A file without the term (TABULAN1) starts it at zero.
+            // In the linear model's units (`ql`: per logit, or per label unit of a margin).
             let n = m.inputs * m.buckets;
-            m.p.extend((0..n).map(|i| net.psqt.get(i).map_or(0.0, |&v| v as f32 / QLOGIT as f32)));
+            m.p.extend((0..n).map(|i| net.psqt.get(i).map_or(0.0, |&v| v as f32 / ql as f32)));
         }
         m
     }
@@ -174,10 +175,7 @@ impl Model {
                 .iter()
                 .map(|&v| (v * (QA * QB) as f32).round() as i32)
                 .collect(),
-            psqt: p[self.psqt_at()..]
-                .iter()
-                .map(|&v| q16(v, QLOGIT))
-                .collect(),
+            psqt: p[self.psqt_at()..].iter().map(|&v| q16(v, ql)).collect(),
         }
     }
 }
@@ -234,26 +232,34 @@ pub(super) fn forward(m: &Model, ex: &Example, acc: &mut [f32]) -> f32 {
         let row = &m.p[f as usize * h..(f as usize + 1) * h];
         at.iter_mut().zip(row).for_each(|(a, w)| *a += w);
     }
-    let w2 = &m.p[m.w2() + ex.bucket * 2 * h..m.w2() + (ex.bucket + 1) * 2 * h];
-    let mut out = m.p[m.b2() + ex.bucket];
-    out += au
-        .iter()
-        .zip(&w2[..h])
-        .map(|(&a, w)| act(a) * w)
-        .sum::<f32>();
-    out += at
-        .iter()
-        .zip(&w2[h..])
-        .map(|(&a, w)| act(a) * w)
-        .sum::<f32>();
-    if m.psqt {
-        let (ps, b, nb) = (m.psqt_at(), ex.bucket, m.buckets);
-        let sum = |fs: &[u32]| {
-            fs.iter()
-                .map(|&f| m.p[ps + f as usize * nb + b])
-                .sum::<f32>()
-        };
-        out += 0.5 * (sum(&ex.us) - sum(&ex.them));
+    let output = |b: usize| {
+        let w2 = &m.p[m.w2() + b * 2 * h..m.w2() + (b + 1) * 2 * h];
+        let mut out = m.p[m.b2() + b];
+        out += au
+            .iter()
+            .zip(&w2[..h])
+            .map(|(&a, w)| act(a) * w)
+            .sum::<f32>();
+        out += at
+            .iter()
+            .zip(&w2[h..])
+            .map(|(&a, w)| act(a) * w)
+            .sum::<f32>();
+        if m.psqt {
+            let (ps, nb) = (m.psqt_at(), m.buckets);
+            let sum = |fs: &[u32]| {
+                fs.iter()
+                    .map(|&f| m.p[ps + f as usize * nb + b])
+                    .sum::<f32>()
+            };
+            out += 0.5 * (sum(&ex.us) - sum(&ex.them));
+        }
+        out
+    };
+    // Tapered as a linear model where the bucket's share is below 1 (Othello's phases).
+    let mut out = output(ex.bucket);
+    if ex.share < 1.0 {
+        out = ex.share * out + (1.0 - ex.share) * output(ex.bucket + 1);
     }
     out
 }
@@ -301,29 +307,45 @@ pub(super) fn descend(m: &Model, ex: &Example, acc: &mut [f32], g: &mut [f32], d
         return;
     }
     let h = m.hidden;
-    if m.psqt {
-        let (ps, b, nb) = (m.psqt_at(), ex.bucket, m.buckets);
-        for &f in &ex.us {
-            g[ps + f as usize * nb + b] += 0.5 * d;
-        }
-        for &f in &ex.them {
-            g[ps + f as usize * nb + b] -= 0.5 * d;
-        }
-    }
+    // The output layer's buckets and shares (one bucket, or two tapered).
+    let tapered = [(ex.bucket, ex.share), (ex.bucket + 1, 1.0 - ex.share)];
+    let parts = if ex.share < 1.0 {
+        &tapered[..]
+    } else {
+        &tapered[..1]
+    };
     let (au, at) = acc.split_at_mut(h);
-    let w2 = &m.p[m.w2() + ex.bucket * 2 * h..m.w2() + (ex.bucket + 1) * 2 * h];
-    {
-        let (gw2, gb2) = (m.w2() + ex.bucket * 2 * h, m.b2() + ex.bucket);
+    for &(b, share) in parts {
+        let d = if parts.len() == 1 { d } else { d * share };
+        if m.psqt {
+            let (ps, nb) = (m.psqt_at(), m.buckets);
+            for &f in &ex.us {
+                g[ps + f as usize * nb + b] += 0.5 * d;
+            }
+            for &f in &ex.them {
+                g[ps + f as usize * nb + b] -= 0.5 * d;
+            }
+        }
+        let (gw2, gb2) = (m.w2() + b * 2 * h, m.b2() + b);
         g[gb2] += d;
         for j in 0..h {
             g[gw2 + j] += d * act(au[j]);
             g[gw2 + h + j] += d * act(at[j]);
         }
-        // d(out)/d(acc) = w2 * 2x inside (0, 1); reuse the accumulators for it.
+    }
+    {
+        // d(out)/d(acc) = w2 * 2x inside (0, 1), summed over the parts; reuse the
+        // accumulators for it.
         let dact = |x: f32| if x > 0.0 && x < 1.0 { 2.0 * x } else { 0.0 };
         for j in 0..h {
-            au[j] = d * w2[j] * dact(au[j]);
-            at[j] = d * w2[h + j] * dact(at[j]);
+            let (mut su, mut st) = (0.0f32, 0.0f32);
+            for &(b, share) in parts {
+                let d = if parts.len() == 1 { d } else { d * share };
+                su += d * m.p[m.w2() + b * 2 * h + j];
+                st += d * m.p[m.w2() + b * 2 * h + h + j];
+            }
+            au[j] = su * dact(au[j]);
+            at[j] = st * dact(at[j]);
         }
         let gb1 = m.b1();
         for j in 0..h {

@@ -292,3 +292,186 @@ fn a_widened_network_computes_what_it_did() {
         assert_eq!(&a[..16], &b[..16]);
     });
 }
+
+/// A network tapered between two buckets (`Example::share` below 1, as Othello's phases):
+/// the output is the mix of the two buckets' outputs, and `descend`'s gradient is the
+/// output's own (central differences on every kind of weight both buckets use).
+#[test]
+fn a_tapered_network_descends_its_own_gradient() {
+    let mut rng = Rng::new(23);
+    let (inputs, hidden, buckets) = (40, 6, 4);
+    let mut m = Model::new(inputs, hidden, buckets, &mut rng);
+    let b1 = m.b1();
+    for v in &mut m.p[b1..] {
+        *v = rng.normal() * 0.4;
+    }
+    for v in &mut m.p[..b1] {
+        *v = rng.normal() * 0.3 + 0.1;
+    }
+    let ex = Example {
+        us: vec![3, 7, 7, 19, 33],
+        them: vec![1, 7, 25],
+        bucket: 1,
+        share: 0.3,
+        target: 0.0,
+    };
+    let mut acc = vec![0.0; 2 * hidden];
+    let out = forward(&m, &ex, &mut acc);
+    let single = |b: usize| {
+        let one = Example {
+            us: ex.us.clone(),
+            them: ex.them.clone(),
+            bucket: b,
+            share: 1.0,
+            target: 0.0,
+        };
+        forward(&m, &one, &mut vec![0.0; 2 * hidden])
+    };
+    let mixed = 0.3 * single(1) + 0.7 * single(2);
+    assert!((out - mixed).abs() < 1e-4, "{out} against {mixed}");
+    let mut g = vec![0.0; m.len()];
+    forward(&m, &ex, &mut acc);
+    descend(&m, &ex, &mut acc, &mut g, 1.0);
+    let ps = m.psqt_at();
+    let probes = [
+        7 * hidden + 2,                       // w1 of an input both sides hold
+        19 * hidden + 4,                      // w1 of the side to move's
+        m.b1() + 1,                           // b1
+        m.w2() + 2 * hidden + 3,              // w2, bucket 1
+        m.w2() + 2 * 2 * hidden + hidden + 5, // w2, bucket 2, the other side's half
+        m.b2() + 1,                           // b2, bucket 1
+        m.b2() + 2,                           // b2, bucket 2
+        ps + 19 * buckets + 1,                // psqt, bucket 1
+        ps + 25 * buckets + 2,                // psqt, bucket 2 (the other side's input)
+        ps + 7 * buckets + 3,                 // psqt of a bucket not used: no gradient
+    ];
+    for &i in &probes {
+        let eps = 1e-2;
+        let at = |d: f32| {
+            let mut mm = m.clone();
+            mm.p[i] += d;
+            forward(&mm, &ex, &mut vec![0.0; 2 * hidden]) as f64
+        };
+        let numeric = (at(eps) - at(-eps)) / (2.0 * eps as f64);
+        assert!(
+            (numeric - g[i] as f64).abs() < 2e-3 + 1e-2 * numeric.abs(),
+            "parameter {i}: numeric {numeric}, descend {}",
+            g[i]
+        );
+    }
+}
+
+/// An Othello pattern file (linear) read as the `pattern-net` model's start
+/// (`PatternNetInputs::upgrade`, then widened) evaluates as the linear model does, tapered
+/// between the phases, on random positions.
+#[test]
+fn a_pattern_net_starts_as_its_linear_patterns() {
+    use crate::games::othello::learn::{PatternInputs, PatternNetInputs};
+    use crate::learn::network::QL;
+    type O = crate::games::othello::Othello<u64>;
+    let mut rng = Rng::new(29);
+    let mut lin = Model::new(PatternInputs::INPUTS, 0, PatternInputs::BUCKETS, &mut rng);
+    for v in &mut lin.p {
+        *v = rng.normal() * 3.0;
+    }
+    let file = lin.quantise("othello", QL);
+    let lin = Model::from_network(&file, QL);
+    let net = <PatternNetInputs as Features<O>>::upgrade(file);
+    assert_eq!((net.hidden, net.psqt.len()), (1, net.inputs * net.buckets));
+    let m = Model::from_network(&net, QL).widen(8, &mut rng);
+    let mut packed = [0u8; 17];
+    let mut ex = Example::default();
+    for _ in 0..300 {
+        let (mut me, mut opp) = (0u64, 0u64);
+        let fill = rng.below(65) as u64;
+        for sq in 0..64 {
+            if (rng.below(64) as u64) < fill {
+                if rng.below(2) == 0 {
+                    me |= 1 << sq;
+                } else {
+                    opp |= 1 << sq;
+                }
+            }
+        }
+        packed[..8].copy_from_slice(&me.to_le_bytes());
+        packed[8..16].copy_from_slice(&opp.to_le_bytes());
+        <PatternNetInputs as Features<O>>::features(&packed, &mut ex.us, &mut ex.them);
+        (ex.bucket, ex.share) = <PatternNetInputs as Features<O>>::bucket(&packed);
+        let (a, b) = (
+            forward(&lin, &ex, &mut []),
+            forward(&m, &ex, &mut [0.0; 16]),
+        );
+        assert!((a - b).abs() < 1e-2, "linear {a}, pattern-net {b}");
+    }
+}
+
+/// The engine's `pattern-net` evaluation (`othello::learn::PatternNet` of the quantised file:
+/// unfolded rows, the cells in integers, both tapered between the phases) computes what the
+/// trainer's float model does, on random positions of every phase.
+#[test]
+fn a_quantised_pattern_net_evaluates_as_the_float_model() {
+    use crate::games::othello::learn::{PatternNet, PatternNetInputs};
+    use crate::learn::network::QL;
+    type O = crate::games::othello::Othello<u64>;
+    let mut rng = Rng::new(31);
+    let hidden = 16;
+    let mut m = Model::new(
+        PatternNetInputs::INPUTS,
+        hidden,
+        PatternNetInputs::BUCKETS,
+        &mut rng,
+    );
+    let (b1, b2, ps) = (m.b1(), m.b2(), m.psqt_at());
+    for v in &mut m.p[..b1] {
+        *v = rng.normal() * 0.15;
+    }
+    for v in &mut m.p[b1..b2] {
+        *v = (rng.normal() * 0.6).clamp(-1.9, 1.9);
+    }
+    for v in &mut m.p[b2..ps] {
+        *v = rng.normal() * 4.0;
+    }
+    for v in &mut m.p[ps..] {
+        *v = rng.normal() * 2.0;
+    }
+    let engine = PatternNet::from_bytes(&m.quantise("othello", QL).to_bytes())
+        .expect("a pattern-net file loads");
+    let mut packed = [0u8; 17];
+    let mut ex = Example::default();
+    let mut acc = vec![0.0; 2 * hidden];
+    // The same model without its cells' output, to show that the cells count.
+    let mut linear_part = m.clone();
+    let (w2, b2) = (m.w2(), m.b2());
+    linear_part.p[w2..b2].iter_mut().for_each(|v| *v = 0.0);
+    let mut cells_moved = 0f32;
+    for _ in 0..500 {
+        let (mut me, mut opp) = (0u64, 0u64);
+        let fill = rng.below(65) as u64;
+        for sq in 0..64 {
+            if (rng.below(64) as u64) < fill {
+                if rng.below(2) == 0 {
+                    me |= 1 << sq;
+                } else {
+                    opp |= 1 << sq;
+                }
+            }
+        }
+        packed[..8].copy_from_slice(&me.to_le_bytes());
+        packed[8..16].copy_from_slice(&opp.to_le_bytes());
+        <PatternNetInputs as Features<O>>::features(&packed, &mut ex.us, &mut ex.them);
+        (ex.bucket, ex.share) = <PatternNetInputs as Features<O>>::bucket(&packed);
+        let float = forward(&m, &ex, &mut acc) * 100.0;
+        let int = engine.evaluate(me, opp) as f32;
+        let without = forward(&linear_part, &ex, &mut acc) * 100.0;
+        cells_moved = cells_moved.max((float - without).abs());
+        assert!(
+            (float - int).abs() <= 12.0 + 0.01 * float.abs(),
+            "float {float}, engine {int} (hundredths of a disc)"
+        );
+    }
+    // The comparison saw the cells at work: a disc or more on some position.
+    assert!(
+        cells_moved > 100.0,
+        "the cells moved the output {cells_moved}"
+    );
+}
