@@ -265,6 +265,24 @@ impl Features<Othello<u64>> for PatternNetInputs {
     }
 }
 
+/// A random 8x8 position for tests: each square empty, the mover's or the opponent's, at a
+/// random fill (full boards included: the last phase alone).
+#[cfg(test)]
+pub(crate) fn random_board(rng: &mut crate::learn::rng::Rng) -> (u64, u64) {
+    let (mut me, mut opp) = (0u64, 0u64);
+    let fill = rng.below(65) as u64;
+    for sq in 0..64 {
+        if (rng.below(64) as u64) < fill {
+            if rng.below(2) == 0 {
+                me |= 1 << sq;
+            } else {
+                opp |= 1 << sq;
+            }
+        }
+    }
+    (me, opp)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,19 +315,7 @@ mod tests {
         let pn = PatternNet::from_bytes(&net.to_bytes()).expect("a valid pattern net");
         let mut feats = Vec::new();
         for _ in 0..2000 {
-            // A random position: each square empty, the mover's or the opponent's (full
-            // boards included: the last phase alone).
-            let (mut me, mut opp) = (0u64, 0u64);
-            let fill = rng.below(65) as u64;
-            for sq in 0..64 {
-                if (rng.below(64) as u64) < fill {
-                    if rng.below(2) == 0 {
-                        me |= 1 << sq;
-                    } else {
-                        opp |= 1 << sq;
-                    }
-                }
-            }
+            let (me, opp) = random_board(&mut rng);
             let mut packed = [0u8; 17];
             packed[..8].copy_from_slice(&me.to_le_bytes());
             packed[8..16].copy_from_slice(&opp.to_le_bytes());

@@ -379,24 +379,10 @@ fn a_pattern_net_starts_as_its_linear_patterns() {
     let net = <PatternNetInputs as Features<O>>::upgrade(file);
     assert_eq!((net.hidden, net.psqt.len()), (1, net.inputs * net.buckets));
     let m = Model::from_network(&net, QL).widen(8, &mut rng);
-    let mut packed = [0u8; 17];
     let mut ex = Example::default();
     for _ in 0..300 {
-        let (mut me, mut opp) = (0u64, 0u64);
-        let fill = rng.below(65) as u64;
-        for sq in 0..64 {
-            if (rng.below(64) as u64) < fill {
-                if rng.below(2) == 0 {
-                    me |= 1 << sq;
-                } else {
-                    opp |= 1 << sq;
-                }
-            }
-        }
-        packed[..8].copy_from_slice(&me.to_le_bytes());
-        packed[8..16].copy_from_slice(&opp.to_le_bytes());
-        <PatternNetInputs as Features<O>>::features(&packed, &mut ex.us, &mut ex.them);
-        (ex.bucket, ex.share) = <PatternNetInputs as Features<O>>::bucket(&packed);
+        let (me, opp) = crate::games::othello::learn::random_board(&mut rng);
+        pattern_net_example(me, opp, &mut ex);
         let (a, b) = (
             forward(&lin, &ex, &mut []),
             forward(&m, &ex, &mut [0.0; 16]),
@@ -412,7 +398,6 @@ fn a_pattern_net_starts_as_its_linear_patterns() {
 fn a_quantised_pattern_net_evaluates_as_the_float_model() {
     use crate::games::othello::learn::{PatternNet, PatternNetInputs};
     use crate::learn::network::QL;
-    type O = crate::games::othello::Othello<u64>;
     let mut rng = Rng::new(31);
     let hidden = 16;
     let mut m = Model::new(
@@ -436,7 +421,6 @@ fn a_quantised_pattern_net_evaluates_as_the_float_model() {
     }
     let engine = PatternNet::from_bytes(&m.quantise("othello", QL).to_bytes())
         .expect("a pattern-net file loads");
-    let mut packed = [0u8; 17];
     let mut ex = Example::default();
     let mut acc = vec![0.0; 2 * hidden];
     // The same model without its cells' output, to show that the cells count.
@@ -445,21 +429,8 @@ fn a_quantised_pattern_net_evaluates_as_the_float_model() {
     linear_part.p[w2..b2].iter_mut().for_each(|v| *v = 0.0);
     let mut cells_moved = 0f32;
     for _ in 0..500 {
-        let (mut me, mut opp) = (0u64, 0u64);
-        let fill = rng.below(65) as u64;
-        for sq in 0..64 {
-            if (rng.below(64) as u64) < fill {
-                if rng.below(2) == 0 {
-                    me |= 1 << sq;
-                } else {
-                    opp |= 1 << sq;
-                }
-            }
-        }
-        packed[..8].copy_from_slice(&me.to_le_bytes());
-        packed[8..16].copy_from_slice(&opp.to_le_bytes());
-        <PatternNetInputs as Features<O>>::features(&packed, &mut ex.us, &mut ex.them);
-        (ex.bucket, ex.share) = <PatternNetInputs as Features<O>>::bucket(&packed);
+        let (me, opp) = crate::games::othello::learn::random_board(&mut rng);
+        pattern_net_example(me, opp, &mut ex);
         let float = forward(&m, &ex, &mut acc) * 100.0;
         let int = engine.evaluate(me, opp) as f32;
         let without = forward(&linear_part, &ex, &mut acc) * 100.0;
@@ -474,4 +445,15 @@ fn a_quantised_pattern_net_evaluates_as_the_float_model() {
         cells_moved > 100.0,
         "the cells moved the output {cells_moved}"
     );
+}
+
+/// The `pattern-net` example of an 8x8 position (`me` the side to move's discs).
+fn pattern_net_example(me: u64, opp: u64, ex: &mut Example) {
+    use crate::games::othello::learn::PatternNetInputs;
+    type O = crate::games::othello::Othello<u64>;
+    let mut packed = [0u8; 17];
+    packed[..8].copy_from_slice(&me.to_le_bytes());
+    packed[8..16].copy_from_slice(&opp.to_le_bytes());
+    <PatternNetInputs as Features<O>>::features(&packed, &mut ex.us, &mut ex.them);
+    (ex.bucket, ex.share) = <PatternNetInputs as Features<O>>::bucket(&packed);
 }
