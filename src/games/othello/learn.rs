@@ -15,18 +15,20 @@ use crate::learn::{Features, Learn};
 use std::sync::OnceLock;
 
 /// The learned pattern weights, as the engine evaluates with them.
-pub struct PatternNet {
-    /// The network's weights unfolded (`patterns::unfold`: both indices of a self-symmetric
-    /// configuration filled), as the evaluation reads them. Of a `pattern-net` file: its
-    /// psqt term (twice the linear weights, no biases).
-    weights: PhaseWeights,
-    /// A `pattern-net` file's cells (`PatternNetInputs`), beside the linear weights.
-    cells: Option<Cells>,
+pub enum PatternNet {
+    /// A `patterns` file: the weights unfolded (`patterns::unfold`: both indices of a
+    /// self-symmetric configuration filled), as the evaluation reads them.
+    Linear(PhaseWeights),
+    /// A `pattern-net` file (`PatternNetInputs`): its psqt term and cells.
+    Cells(Cells),
 }
 
 impl std::fmt::Debug for PatternNet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "PatternNet({} inputs)", self.weights.inputs())
+        match self {
+            PatternNet::Linear(w) => write!(f, "PatternNet({} inputs)", w.inputs()),
+            PatternNet::Cells(_) => write!(f, "PatternNet(cells)"),
+        }
     }
 }
 
@@ -52,25 +54,12 @@ impl PatternNet {
             ));
         }
         if net.hidden > 0 {
-            // The psqt term, input-major, as bucket-major tables.
-            let nb = net.buckets;
-            let tables: Vec<i16> = (0..nb)
-                .flat_map(|b| {
-                    let table: Vec<i16> = (0..l.inputs).map(|k| net.psqt[k * nb + b]).collect();
-                    patterns::unfold(&table)
-                })
-                .collect();
-            return Ok(PatternNet {
-                weights: PhaseWeights::new(&tables, l.inputs, &vec![0; nb]),
-                cells: Some(Cells::new(&net)),
-            });
+            return Ok(PatternNet::Cells(Cells::new(&net)));
         }
         let full: Vec<i16> = net.w1.chunks(l.inputs).flat_map(patterns::unfold).collect();
-        let weights = PhaseWeights::new(&full, l.inputs, &net.b2);
-        Ok(PatternNet {
-            weights,
-            cells: None,
-        })
+        Ok(PatternNet::Linear(PhaseWeights::new(
+            &full, l.inputs, &net.b2,
+        )))
     }
 
     pub fn load(path: &str) -> Result<&'static PatternNet, String> {
@@ -94,19 +83,14 @@ impl PatternNet {
             .iter()
             .zip(offsets)
             .map(|(&i, &off)| (off + i as u32) as usize);
-        let Some(cells) = &self.cells else {
-            return self
-                .weights
-                .evaluate(b, lower, patterns::PHASE_STEP, inputs);
-        };
-        let mut at = [0usize; patterns::INSTANCES];
-        at.iter_mut().zip(inputs).for_each(|(a, i)| *a = i);
-        // The psqt term counts half its weights (the trainer's `0.5 * us`).
-        let psqt =
-            self.weights
-                .evaluate_scaled(b, lower, patterns::PHASE_STEP, at.iter().copied(), 2);
-        let net = cells.evaluate(b, lower, patterns::PHASE_STEP, &at);
-        psqt + Cells::hundredths(net)
+        match self {
+            PatternNet::Linear(weights) => weights.evaluate(b, lower, patterns::PHASE_STEP, inputs),
+            PatternNet::Cells(cells) => {
+                let mut at = [0usize; patterns::INSTANCES];
+                at.iter_mut().zip(inputs).for_each(|(a, i)| *a = i);
+                cells.evaluate(b, lower, patterns::PHASE_STEP, &at)
+            }
+        }
     }
 }
 
@@ -342,7 +326,10 @@ mod tests {
     #[test]
     fn embedded_weights_load() {
         let net = default_net().expect("weights/othello-patterns.bin is a valid pattern file");
-        assert_eq!(net.weights.inputs(), patterns::layout().inputs);
+        let PatternNet::Linear(weights) = net else {
+            panic!("the embedded weights are linear");
+        };
+        assert_eq!(weights.inputs(), patterns::layout().inputs);
         let start = 0x0000_0008_1000_0000u64;
         let other = 0x0000_0010_0800_0000u64;
         // Symmetric start: both sides see the same position up to colours.

@@ -347,36 +347,52 @@ pub fn index(me: u64, opp: u64, squares: &[u8]) -> u32 {
 
 /// The weight tables of one phase with every index filled: a shape that is its own mirror
 /// image is trained at the smaller of a configuration's two indices only (`for_each_feature`);
-/// here both indices carry that weight, so that evaluation reads each instance in its first
-/// square order alone.
+/// here both indices carry that weight (`canonical`), so that evaluation reads each instance in
+/// its first square order alone.
 pub fn unfold(weights: &[i16]) -> Vec<i16> {
-    let mut full = weights.to_vec();
-    let mut done = Vec::new();
-    for (offset, orders) in &layout().instances {
-        if orders.len() < 2 || done.contains(offset) {
-            continue;
-        }
-        done.push(*offset);
-        let k = orders[0].len() as u32;
-        for raw in 0..3u32.pow(k) {
-            let (mut me, mut opp, mut r) = (0u64, 0u64, raw);
-            for &sq in &orders[0] {
-                match r % 3 {
-                    1 => me |= 1 << sq,
-                    2 => opp |= 1 << sq,
-                    _ => {}
-                }
-                r /= 3;
+    let canonical = canonical();
+    (0..weights.len())
+        .map(|k| {
+            let from = canonical.get(k).map_or(k, |&c| c as usize);
+            weights.get(from).copied().unwrap_or(0)
+        })
+        .collect()
+}
+
+/// Per input, the input whose weight it carries in the unfolded tables (`unfold`): itself,
+/// or for a configuration of a self-symmetric shape, the smallest index over its orders.
+pub fn canonical() -> &'static [u32] {
+    static C: OnceLock<Vec<u32>> = OnceLock::new();
+    C.get_or_init(|| {
+        let l = layout();
+        let mut map: Vec<u32> = (0..l.inputs as u32).collect();
+        let mut done = Vec::new();
+        for (offset, orders) in &l.instances {
+            if orders.len() < 2 || done.contains(offset) {
+                continue;
             }
-            let canonical = orders
-                .iter()
-                .map(|o| index(me, opp, o))
-                .min()
-                .unwrap_or(raw);
-            full[(offset + raw) as usize] = weights[(offset + canonical) as usize];
+            done.push(*offset);
+            let k = orders[0].len() as u32;
+            for raw in 0..3u32.pow(k) {
+                let (mut me, mut opp, mut r) = (0u64, 0u64, raw);
+                for &sq in &orders[0] {
+                    match r % 3 {
+                        1 => me |= 1 << sq,
+                        2 => opp |= 1 << sq,
+                        _ => {}
+                    }
+                    r /= 3;
+                }
+                let least = orders
+                    .iter()
+                    .map(|o| index(me, opp, o))
+                    .min()
+                    .unwrap_or(raw);
+                map[(offset + raw) as usize] = offset + least;
+            }
         }
-    }
-    full
+        map
+    })
 }
 
 /// The feature indices of a position (`me` the side to move's discs).

@@ -101,20 +101,6 @@ impl PhaseWeights {
         step: i32,
         idx: impl Iterator<Item = usize>,
     ) -> i32 {
-        self.evaluate_scaled(b, lower, step, idx, 1)
-    }
-
-    /// `evaluate` with the weights' sum divided by `per` (a psqt term counting half its
-    /// weights: 2) before the one rounding.
-    #[inline]
-    pub fn evaluate_scaled(
-        &self,
-        b: usize,
-        lower: i32,
-        step: i32,
-        idx: impl Iterator<Item = usize>,
-        per: i32,
-    ) -> i32 {
         let n = self.inputs;
         let bias = |b: usize| self.bias.get(b).copied().unwrap_or(0);
         if lower == step {
@@ -129,7 +115,7 @@ impl PhaseWeights {
             for i in idx {
                 sum += w.get(i).map_or(0, |v| v[half] as i32);
             }
-            return sum * 100 / (QL * per);
+            return sum * 100 / QL;
         }
         let w = self.pairs.get(b * n..(b + 1) * n).unwrap_or(&[]);
         let (mut sum, mut sum_up) = (bias(b), bias(b + 1));
@@ -140,7 +126,7 @@ impl PhaseWeights {
             }
         }
         let mixed = sum as i64 * lower as i64 + sum_up as i64 * (step - lower) as i64;
-        (mixed * 100 / (QL * step * per) as i64) as i32
+        (mixed * 100 / (QL * step) as i64) as i32
     }
 }
 
