@@ -11,10 +11,14 @@
 //! gameover` and `query result` on the final position; answers that differ from tabula's are
 //! reported as notes, never change the result.
 
+mod gtp;
+
 use super::child::{Child, EngineSpec, Got, Proto};
 pub use super::limit::Limit;
 use crate::game::{Game, GameResult, Player};
 use crate::record::{GameLine, Record, result_text};
+pub(crate) use gtp::gtp_move;
+use gtp::{gtp_genmove, gtp_new_game};
 use std::time::{Duration, Instant};
 
 /// Optional adjudication, in the spirit of cutechess-cli's `-resign` / `-draw` / `-maxmoves`.
@@ -90,42 +94,6 @@ struct Side<'a> {
     told: usize,
     /// The time each of its moves took, in ms.
     move_ms: Vec<u64>,
-}
-
-/// A move as GTP writes it (a pass is `pass`).
-pub(crate) fn gtp_move<G: Game>(pos: &G, mv: G::Move) -> String {
-    let t = pos.format_move(mv);
-    if t == "0000" { "pass".into() } else { t }
-}
-
-fn gtp_colour(index: usize) -> &'static str {
-    if index.is_multiple_of(2) {
-        "black"
-    } else {
-        "white"
-    }
-}
-
-/// Tells a GTP engine the moves it has not seen (`moves[told..]`, colours alternating from
-/// Black). Err(reason) when it refuses a legal move or does not answer.
-fn gtp_tell(
-    c: &mut Child,
-    moves: &[String],
-    told: &mut usize,
-    timeout: Duration,
-) -> Result<(), String> {
-    while *told < moves.len() {
-        let mv = &moves[*told];
-        let cmd = format!("play {} {mv}", gtp_colour(*told));
-        match c.gtp(&cmd, Instant::now() + timeout)? {
-            Ok(_) => {}
-            // An engine that passes on its own refuses to be told so.
-            Err(_) if mv == "pass" => {}
-            Err(e) => return Err(format!("{} refused the legal move '{cmd}' ({e})", c.name)),
-        }
-        *told += 1;
-    }
-    Ok(())
 }
 
 /// Plays one game from `start` (`standard`: the game's usual start, sent as `startpos`).
@@ -295,34 +263,6 @@ fn start_engine(side: &Side, rules: &Rules, rows: usize) -> Result<Child, String
     Ok(c)
 }
 
-/// Sets a GTP engine's board (`boardsize`, `clear_board`) and, where the limit has one, its
-/// time system.
-fn gtp_new_game(c: &mut Child, limit: Limit, rows: usize, deadline: Instant) -> Result<(), String> {
-    for cmd in [format!("boardsize {rows}"), "clear_board".into()] {
-        if let Err(e) = c.gtp(&cmd, deadline)? {
-            return Err(format!("refused '{cmd}' ({e})"));
-        }
-    }
-    // GTP's time system is byo-yomi; engines that ignore it answer `?`.
-    let secs = |ms: u64| ms.div_ceil(1000).max(1);
-    let settings = match limit {
-        Limit::Clock {
-            base_ms, inc_ms, ..
-        } => Some(format!(
-            "time_settings {} {} {}",
-            base_ms / 1000,
-            if inc_ms > 0 { secs(inc_ms) } else { 0 },
-            u64::from(inc_ms > 0)
-        )),
-        Limit::MoveTime(ms) => Some(format!("time_settings 0 {} 1", secs(ms))),
-        _ => None,
-    };
-    if let Some(cmd) = settings {
-        let _ = c.gtp(&cmd, deadline)?;
-    }
-    Ok(())
-}
-
 /// How long an engine may think on this move before it forfeits.
 fn hard_limit(limit: Limit, clock_ms: i64, rules: &Rules) -> Duration {
     match limit {
@@ -397,43 +337,6 @@ fn ask_move(
             })
         }
     }
-}
-
-/// GTP: tells the engine the moves it has not seen, its time left (`time_left`: the clock's
-/// ms, under a clock) and asks `genmove`. Err(why it loses) where it refuses or resigns.
-fn gtp_genmove(
-    child: &mut Child,
-    told: &mut usize,
-    gtp_moves: &[String],
-    time_left: Option<i64>,
-    hard: Duration,
-    timeout: Duration,
-    name: &str,
-) -> Result<Answer, String> {
-    gtp_tell(child, gtp_moves, told, timeout)?;
-    let colour = gtp_colour(gtp_moves.len());
-    if let Some(clock_ms) = time_left {
-        let left = format!("time_left {colour} {} 0", clock_ms.max(0) / 1000);
-        if child.gtp(&left, Instant::now() + timeout).is_err() {
-            return Err(format!("{name} disconnected"));
-        }
-    }
-    let asked = Instant::now();
-    let answer = child.gtp(&format!("genmove {colour}"), asked + hard);
-    *told += 1;
-    let reply = match answer {
-        Ok(Ok(m)) if m.eq_ignore_ascii_case("resign") => {
-            return Err(format!("{name} resigns"));
-        }
-        Ok(Ok(m)) => Ok(m.to_ascii_lowercase()),
-        Ok(Err(e)) => return Err(format!("{name} refused to move ({e})")),
-        Err(_) => Err(!child.dead),
-    };
-    Ok(Answer {
-        asked,
-        reply,
-        score: None,
-    })
 }
 
 /// UCI/UGI: sends the position and `go`, and reads the engine's lines until `bestmove` (or
@@ -642,40 +545,4 @@ fn cross_check(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn time_controls() {
-        assert_eq!(
-            Limit::parse_tc("10+0.1"),
-            Ok(Limit::Clock {
-                moves: None,
-                base_ms: 10_000,
-                inc_ms: 100
-            })
-        );
-        assert_eq!(
-            Limit::parse_tc("40/60"),
-            Ok(Limit::Clock {
-                moves: Some(40),
-                base_ms: 60_000,
-                inc_ms: 0
-            })
-        );
-        for bad in ["", "x", "0", "10+", "-1+1", "0/10", "1e99"] {
-            assert!(Limit::parse_tc(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn info_scores() {
-        assert_eq!(
-            info_score("info depth 3 score cp -25 nodes 10 pv e2e4"),
-            Some(-25)
-        );
-        assert_eq!(info_score("info depth 9 score mate 3 pv a"), Some(99_997));
-        assert_eq!(info_score("info depth 9 score mate -2 pv a"), Some(-99_998));
-        assert_eq!(info_score("info string hello"), None);
-    }
-}
+mod tests;
