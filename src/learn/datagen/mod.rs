@@ -9,6 +9,9 @@
 //! interrupted run and an uninterrupted one end equal, byte for byte. A `TABULAG1` file is
 //! continued in `TABULAG1` (said on stderr), never mixed with `TABULAG2` blocks.
 
+mod adjudicate;
+mod opening;
+
 use super::Learn;
 use super::cpu_clock::thread_time;
 use super::format::{DataWriter, FLAG_EXACT, Header, Record};
@@ -17,7 +20,9 @@ use super::rng::Rng;
 use crate::bits::mix;
 use crate::engine::Engine;
 use crate::game::{GameResult, Outcome, Player};
-use crate::search::{Limits, MATE_BOUND};
+use crate::search::Limits;
+use adjudicate::Adjudicator;
+pub use opening::opening;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
@@ -92,57 +97,6 @@ struct Played<M> {
     exact: bool,
 }
 
-/// Sets the engine's position to an opening: a book position (or the start) and `plies`
-/// random plies, drawn again while the game is over or a quick search (2000 nodes) finds it
-/// more lopsided than `G::OPENING_LIMIT`. The position depends only on the arguments, the
-/// generator's state and the engine's table (clear it first for a reproducible result).
-pub fn opening<G: Learn>(
-    engine: &mut Engine<G>,
-    start: &G,
-    book: &[String],
-    plies: u32,
-    rng: &mut Rng,
-) -> Result<(), String> {
-    let mut moves = Vec::new();
-    for attempt in 0..1000 {
-        let root = if book.is_empty() {
-            start.clone()
-        } else {
-            start.parse_fen(&book[rng.below(book.len())])?
-        };
-        engine.set_root(root);
-        let mut alive = true;
-        for _ in 0..plies {
-            engine.position().legal_moves(&mut moves);
-            if moves.is_empty() || engine.game_result().is_some() {
-                alive = false;
-                break;
-            }
-            let mv = moves[rng.below(moves.len())];
-            engine.play(mv);
-        }
-        if !alive || engine.game_result().is_some() {
-            continue;
-        }
-        engine.position().legal_moves(&mut moves);
-        if moves.is_empty() {
-            continue;
-        }
-        // A quick look: openings that are already lost teach little.
-        let quick = engine.search_now(
-            Limits {
-                nodes: Some(2000),
-                ..Limits::default()
-            },
-            &|_| {},
-        );
-        if quick.score.abs() <= G::OPENING_LIMIT || attempt >= 999 {
-            return Ok(());
-        }
-    }
-    Ok(())
-}
-
 /// Plays game `index` to its end and returns its records.
 fn play_game<G: Learn>(
     engine: &mut Engine<G>,
@@ -193,46 +147,6 @@ struct MainLine<G: Learn> {
 enum Choice<M> {
     Move { best: M, score: i32, exact: bool },
     End(GameResult),
-}
-
-/// Datagen's adjudication (`G::ADJUDICATE`): consecutive plies with the first player's score
-/// beyond the resign threshold (signed) and near zero.
-#[derive(Default)]
-struct Adjudicator {
-    resign_run: i32,
-    draw_run: u32,
-}
-
-impl Adjudicator {
-    /// Counts a searched ply's score (`first`: from the first player's view) at `ply`;
-    /// Some(result) when the game is adjudicated.
-    fn count<G: Learn>(&mut self, first: i32, ply: u32) -> Option<GameResult> {
-        let sign = if first >= G::RESIGN_SCORE || first >= MATE_BOUND {
-            1
-        } else if first <= -G::RESIGN_SCORE || first <= -MATE_BOUND {
-            -1
-        } else {
-            0
-        };
-        self.resign_run = if sign != 0 && self.resign_run.signum() == sign {
-            self.resign_run + sign
-        } else {
-            sign
-        };
-        if self.resign_run.abs() >= 4 {
-            return Some(if self.resign_run > 0 {
-                GameResult::P1Win
-            } else {
-                GameResult::P2Win
-            });
-        }
-        self.draw_run = if first.abs() <= 10 {
-            self.draw_run + 1
-        } else {
-            0
-        };
-        (ply >= 80 && self.draw_run >= 10).then_some(GameResult::Draw)
-    }
 }
 
 /// Plays the game on from the engine's position to its end: by the rules, the tablebases,
