@@ -8,6 +8,7 @@
 mod common;
 
 mod lichess_bot;
+mod openbench;
 mod polyglot;
 mod real_clients;
 mod uci_behaviour;

@@ -1,6 +1,6 @@
 //! tabula driven by the real clients, not look-alikes: cutegames (the UGI runner) plays a short
-//! match of every game, fastchess runs its `--compliance` sequence and a few games, and
-//! OpenBench's reading of `bench` output is applied to `tabula bench`.
+//! match of every game, fastchess runs its `--compliance` sequence and a few games (OpenBench's
+//! side: `openbench`).
 //!
 //! The clients are looked for at `../shared/tools/bin/` beside the repository, or where
 //! `TABULA_CUTEGAMES` / `TABULA_FASTCHESS` point. A test that cannot find a client, or finds
@@ -16,14 +16,14 @@ use super::common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use tabula::game::{Game, GameResult, Notation, Rules};
+use tabula::game::{Game, GameResult};
 use tabula::games::chess::Chess;
 use tabula::games::connect4::Connect4;
 use tabula::games::domineering::Domineering;
 use tabula::games::domineering::board::Side;
 use tabula::games::othello::Othello;
 
-const TABULA: &str = env!("CARGO_BIN_EXE_tabula");
+pub(super) const TABULA: &str = env!("CARGO_BIN_EXE_tabula");
 
 /// The client `name`, if it is here and starts (`--help` exits normally).
 fn client(name: &str, env: &str) -> Option<PathBuf> {
@@ -62,7 +62,7 @@ fn client(name: &str, env: &str) -> Option<PathBuf> {
 }
 
 /// A fresh scratch directory under the system temp dir.
-fn scratch(tag: &str) -> PathBuf {
+pub(super) fn scratch(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tabula-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
@@ -70,7 +70,7 @@ fn scratch(tag: &str) -> PathBuf {
 }
 
 /// Runs a command to its end within `limit`; a hang is killed and fails the test.
-fn run(cmd: &mut Command, limit: Duration, what: &str) -> (bool, String) {
+pub(super) fn run(cmd: &mut Command, limit: Duration, what: &str) -> (bool, String) {
     let out_path = std::env::temp_dir().join(format!(
         "tabula-client-{}-{}.out",
         std::process::id(),
@@ -334,49 +334,6 @@ fn fastchess_compliance_and_games() {
     eprintln!("fastchess: compliance passed; {}", finished.join("; "));
 }
 
-/// OpenBench runs `<binary> bench` and reads, scanning from the last line up, the first
-/// `N nodes` and `N nps` it meets (after turning every non-alphanumeric into a space). The
-/// node count must be the chess signature and the same on every run.
-#[test]
-fn openbench_reads_the_chess_bench() {
-    let read = || {
-        let out = Command::new(TABULA).arg("bench").output().expect("bench");
-        assert!(out.status.success());
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        let (mut nodes, mut nps) = (None, None);
-        let number_before = |words: &[&str], word: &str| {
-            words
-                .windows(2)
-                .find(|w| w[1].eq_ignore_ascii_case(word) && w[0].parse::<u64>().is_ok())
-                .and_then(|w| w[0].parse::<u64>().ok())
-        };
-        for line in text.lines().rev() {
-            let clean: String = line
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
-                .collect();
-            let words: Vec<&str> = clean.split_whitespace().collect();
-            nodes = nodes.or_else(|| number_before(&words, "nodes"));
-            nps = nps.or_else(|| number_before(&words, "nps"));
-        }
-        let last = text.lines().last().unwrap_or("").to_string();
-        (nodes, nps, last, text)
-    };
-    let (nodes, nps, last, text) = read();
-    let words: Vec<&str> = last.split(' ').collect();
-    assert!(
-        words.len() == 4 && words[1] == "nodes" && words[3] == "nps",
-        "last line {last:?}"
-    );
-    let signature = text
-        .lines()
-        .find_map(|l| l.strip_prefix("signature chess "))
-        .and_then(|n| n.parse::<u64>().ok());
-    assert_eq!(nodes, signature, "{text}");
-    assert!(nps.is_some_and(|n| n > 0), "{text}");
-    assert_eq!(read().0, nodes, "the bench is deterministic");
-}
-
 /// `tabula match` drives GRhino (Debian's `grhino` package: `gtp-rhino`, an Othello engine that
 /// speaks GTP) from openings given as positions: GRhino against itself at two levels (each
 /// told the other's moves and passes; it refuses `play white pass` and passes on its own), and
@@ -451,95 +408,6 @@ fn tabula_match_drives_gtp_rhino() {
         eprintln!("gtp-rhino {tag}: {games} games played to the end");
     }
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// `tabula "genfens N seed S book B" quit` as OpenBench's DATAGEN workers run it
-/// (`Client/genfens.py`): exactly N lines `info string genfens <FEN>` of six fields, the same
-/// for the same seed, legal and not over; a malformed request or a missing book is one
-/// `info string error:` line and a non-zero exit, at once (the worker would wait 15 s on a
-/// silent engine).
-#[test]
-fn genfens_answers_as_openbench_reads_it() {
-    let genfens = |args: &[&str]| {
-        let out = Command::new(TABULA)
-            .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("tabula runs");
-        (
-            out.status.success(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-        )
-    };
-    let (ok, text) = genfens(&["genfens 24 seed 11 book None", "quit"]);
-    assert!(ok, "{text}");
-    let fens: Vec<&str> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("info string genfens "))
-        .collect();
-    assert_eq!(fens.len(), 24, "{text}");
-    assert_eq!(text.lines().count(), 24, "nothing else on stdout: {text}");
-    for fen in &fens {
-        assert_eq!(fen.split(' ').count(), 6, "{fen}");
-        let pos = Chess::default().parse_fen(fen).expect("a legal FEN");
-        assert!(pos.result().is_none(), "{fen} is over");
-    }
-    assert_eq!(genfens(&["genfens 24 seed 11 book None", "quit"]).1, text);
-    assert_ne!(genfens(&["genfens 24 seed 12 book None", "quit"]).1, text);
-    // From a book: the book's positions with random plies after them (here 2).
-    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/openings.epd");
-    let request = format!("genfens 6 seed 3 book {} plies 2", book.display());
-    let (ok, text) = genfens(&[&request, "quit"]);
-    assert!(ok && text.lines().count() == 6, "{text}");
-    for bad in [
-        "genfens 4 seed 1 book /nonexistent/book.epd",
-        "genfens four seed 1 book None",
-        "genfens 4 seed 1 book None frobnicate",
-    ] {
-        let (ok, text) = genfens(&[bad, "quit"]);
-        assert!(!ok, "{bad}: exit status");
-        assert!(
-            text.lines().count() == 1 && text.starts_with("info string error: genfens"),
-            "{bad}: {text}"
-        );
-    }
-}
-
-/// OpenBench's own client code (`Client/genfens.py` of a checkout named by TABULA_OPENBENCH;
-/// github AndyGrant/OpenBench, not vendored) builds an opening book with tabula on two
-/// threads, as a DATAGEN worker does.
-#[test]
-fn openbench_client_genfens() {
-    let Some(ob) = std::env::var_os("TABULA_OPENBENCH") else {
-        eprintln!(
-            "OpenBench: set TABULA_OPENBENCH to a checkout of github AndyGrant/OpenBench to run its Client/genfens.py against tabula: test skipped"
-        );
-        return;
-    };
-    let dir = scratch("openbench-genfens");
-    let book = dir.join("book.epd");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/openbench_genfens.py");
-    let (ok, out) = run(
-        Command::new("python3")
-            .arg(script)
-            .arg(&ob)
-            .arg(TABULA)
-            .arg(&book)
-            .args(["--n", "20", "--threads", "2", "--seed", "5"]),
-        Duration::from_secs(60),
-        "openbench genfens",
-    );
-    assert!(ok, "OpenBench genfens:\n{out}");
-    let text = std::fs::read_to_string(&book).expect("the book");
-    let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(text.lines().count(), 40, "{text}");
-    for l in text.lines() {
-        // OpenBench's EPD: four FEN fields, then `hmvc N; fmvn N;`.
-        assert!(l.contains(" hmvc ") && l.ends_with(';'), "{l}");
-        let fields: Vec<&str> = l.split(' ').take(4).collect();
-        let fen = format!("{} 0 1", fields.join(" "));
-        assert!(Chess::default().parse_fen(&fen).is_ok(), "{l}");
-    }
 }
 
 /// The data path of a DATAGEN workload, run locally: openings from `genfens`, games played by
