@@ -13,6 +13,7 @@ mod chess_rules;
 mod conformance;
 mod connect4;
 mod domineering;
+mod domineering_solver;
 mod fuzz_regressions;
 mod othello;
 mod perft_chess;
