@@ -2,8 +2,8 @@
 //! game's resign threshold (or a mate) for one side, and as a draw from ply 80 once ten plies
 //! in a row score it within 10 of level. Scores are from the first player's view.
 
-use super::super::Learn;
 use crate::game::GameResult;
+use crate::learn::Learn;
 use crate::search::MATE_BOUND;
 
 /// Datagen's adjudication (`G::ADJUDICATE`): consecutive plies with the first player's score

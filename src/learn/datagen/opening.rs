@@ -2,9 +2,9 @@
 //! plies, drawn again while the game is over or a quick search finds it lopsided. Depends only
 //! on its arguments, the generator's state and the engine's table.
 
-use super::super::Learn;
-use super::super::rng::Rng;
 use crate::engine::Engine;
+use crate::learn::Learn;
+use crate::learn::rng::Rng;
 use crate::search::Limits;
 
 /// Sets the engine's position to an opening: a book position (or the start) and `plies`
