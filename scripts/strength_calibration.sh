@@ -17,7 +17,8 @@
 # engine's versions; 1320 is its floor, so 1000 and 1250 play its 1320). Stockfish 15.1 is set
 # to the level that scale gives (its own UCI_Elo that maps to that level) and searched to the
 # depth at which it picks its weakened move, 1 + int(level): both sides are node- or
-# depth-bound, so neither depends on the machine or its load.
+# depth-bound, so neither depends on the machine or its load. 1350 is 15.1's floor (level 0.02):
+# the 1347 that level 0 maps back to is refused, and 15.1 kept its default, 1350, before.
 FC=${FASTCHESS:-../shared/tools/bin/fastchess}
 LIMIT="option.UCI_LimitStrength=true"
 if [ "$1" = stockfish ]; then
@@ -26,7 +27,7 @@ if [ "$1" = stockfish ]; then
     BOOK=${4:-scripts/chess-openings-77001.epd}
     O="-openings file=$BOOK format=epd order=random -repeat -rounds $R -games 2 -concurrency 2"
     # setting, Stockfish 15.1's UCI_Elo for Stockfish 16's level at that rating, pick depth
-    for row in "1000 1347 1" "1250 1347 1" "1500 1544 2" "2000 1801 5" "2400 1964 7" "2800 2279 11"; do
+    for row in "1000 1350 1" "1250 1350 1" "1500 1544 2" "2000 1801 5" "2400 1964 7" "2800 2279 11"; do
         set -- $row
         echo "== UCI_Elo $1 vs Stockfish 15.1 at $2 (Stockfish 16's level for $(( $1 < 1320 ? 1320 : $1 ))), depth $3"
         nice $FC -engine cmd="$T" name=elo$1 $LIMIT option.UCI_Elo=$1 tc=60+0.6 \
